@@ -1,0 +1,172 @@
+"""The dataset record of SPEC §2, with lossless conversion to and from a flat ``datasets`` row."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from ._base import SchemaError, StrictModel, validate_or_raise
+from .catalog import ArgAnnotation
+
+Kind = Literal["positive", "neg_A", "neg_B", "neg_C", "underspecified"]
+NegativeScope = Literal["none", "global", "targeted"]
+Difficulty = Literal["easy", "medium", "hard"]
+Split = Literal["train", "validation", "test"]
+
+KINDS: tuple[str, ...] = ("positive", "neg_A", "neg_B", "neg_C", "underspecified")
+DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
+SPLITS: tuple[str, ...] = ("train", "validation", "test")
+
+# Which (needs_tool, target_relevant) pair each kind must carry (SPEC §1).
+KIND_LABELS: dict[str, tuple[bool, bool]] = {
+    "positive": (True, True),
+    "neg_A": (False, False),
+    "neg_B": (True, False),
+    "neg_C": (True, False),
+    "underspecified": (True, True),
+}
+
+JSON_COLUMNS: tuple[str, ...] = (
+    "tools",
+    "tool_annotations",
+    "gold_calls",
+    "gold_alternatives",
+    "difficulty_basis",
+    "source",
+    "verification",
+)
+
+
+class Call(StrictModel):
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class GoldAlternative(StrictModel):
+    """Accepted variation for one gold call (aligned with ``gold_calls`` by position)."""
+
+    values: dict[str, list[Any]] = Field(default_factory=dict)
+    omittable: list[str] = Field(default_factory=list)
+    free: list[str] = Field(default_factory=list)
+
+
+class DifficultyBasis(StrictModel):
+    type: Literal["inference_depth", "behavioral"]
+    depth: int | None = Field(default=None, ge=0)
+    steps: list[str] = Field(default_factory=list)
+    p_K: float | None = Field(default=None, ge=0.0, le=1.0)
+    K: int | None = Field(default=None, ge=1)
+
+    @model_validator(mode="after")
+    def _check(self) -> DifficultyBasis:
+        if self.type == "inference_depth" and self.depth is None:
+            raise ValueError("inference_depth basis needs depth")
+        if self.type == "behavioral" and (self.p_K is None or self.K is None):
+            raise ValueError("behavioral basis needs p_K and K")
+        return self
+
+
+class Source(StrictModel):
+    type: Literal["real", "synthetic"]
+    origin: str
+    license: str
+    canary: str | None = None
+
+
+class Record(StrictModel):
+    id: str = Field(min_length=1)
+    version: str
+    language: str = "zh"
+    query: str = Field(min_length=1)
+    reference_time: str
+    domain: str
+    target_plugin: str
+    target_tools: list[str]
+    kind: Kind
+    negative_scope: NegativeScope
+    needs_tool: bool
+    target_relevant: bool
+    tools: list[dict[str, Any]]
+    tool_annotations: dict[str, dict[str, ArgAnnotation]] = Field(default_factory=dict)
+    gold_calls: list[Call] = Field(default_factory=list)
+    gold_alternatives: list[GoldAlternative] = Field(default_factory=list)
+    difficulty: Difficulty
+    difficulty_basis: DifficultyBasis
+    primary_scenario: str
+    aux_scenarios: list[str] = Field(default_factory=list)
+    source: Source
+    verification: dict[str, Any] = Field(default_factory=dict)
+    split: Split
+
+    @field_validator("reference_time")
+    @classmethod
+    def _aware_iso(cls, v: str) -> str:
+        try:
+            dt = datetime.fromisoformat(v)
+        except ValueError:
+            raise ValueError("reference_time must be ISO 8601, e.g. 2026-03-18T09:30:00+08:00") from None
+        if dt.tzinfo is None:
+            raise ValueError("reference_time must carry a UTC offset, e.g. +08:00")
+        return v
+
+    @model_validator(mode="after")
+    def _check_labels(self) -> Record:
+        want = KIND_LABELS[self.kind]
+        if (self.needs_tool, self.target_relevant) != want:
+            raise ValueError(
+                f"kind {self.kind!r} needs (needs_tool, target_relevant) = {want}, "
+                f"got ({self.needs_tool}, {self.target_relevant})"
+            )
+        if (self.kind == "positive") != (self.negative_scope == "none"):
+            raise ValueError("negative_scope is 'none' exactly for positives")
+        if self.kind != "positive" and self.gold_calls:
+            raise ValueError("a negative record has no gold_calls")
+        if self.gold_alternatives and len(self.gold_alternatives) != len(self.gold_calls):
+            raise ValueError("gold_alternatives must align with gold_calls (same length)")
+        return self
+
+    @property
+    def is_positive(self) -> bool:
+        return self.kind == "positive"
+
+    @property
+    def reference_datetime(self) -> datetime:
+        return datetime.fromisoformat(self.reference_time)
+
+    def alternatives(self) -> list[GoldAlternative]:
+        """Alternatives aligned with gold_calls (empty ones when the record has none)."""
+        if self.gold_alternatives:
+            return list(self.gold_alternatives)
+        return [GoldAlternative() for _ in self.gold_calls]
+
+    def tool_schemas(self) -> dict[str, dict[str, Any]]:
+        """Offered tool name -> its parameters JSON Schema."""
+        out: dict[str, dict[str, Any]] = {}
+        for t in self.tools:
+            fn = t.get("function", t)
+            out[str(fn["name"])] = fn.get("parameters", {})
+        return out
+
+    def to_row(self) -> dict[str, Any]:
+        """Flat row: JSON-valued fields become JSON strings (ensure_ascii=False)."""
+        row = self.model_dump(mode="json")
+        for col in JSON_COLUMNS:
+            row[col] = json.dumps(row[col], ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        return row
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Record:
+        """Inverse of ``to_row``; errors name the record id and the field."""
+        data = dict(row)
+        rid = str(data.get("id", "<no id>"))
+        for col in JSON_COLUMNS:
+            v = data.get(col)
+            if isinstance(v, str):
+                try:
+                    data[col] = json.loads(v)
+                except json.JSONDecodeError as e:
+                    raise SchemaError(f"record {rid}", [f"{col}: not valid JSON ({e.msg})"]) from None
+        return validate_or_raise(cls, data, f"record {rid}")
