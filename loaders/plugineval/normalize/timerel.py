@@ -295,7 +295,7 @@ def resolve(s: str, reference_time: datetime) -> TimeValue | None:
     v = parse_absolute(s, tz)
     if v is not None:
         return v
-    t = re.sub(r"\s+", "", _norm(s))
+    t = re.sub(r"\s+|的", "", _norm(s))
     if not t:
         return None
     v = _relative_one(t, reference_time)
