@@ -119,22 +119,22 @@ def boundary_violation(b: Boundary, args: dict[str, Any], today: date | None) ->
         if k == "max_span_days":
             end = _as_date(args.get(b.end_argument or ""))
             if end is not None and b.days is not None and (end - d).days > b.days:
-                return f"{b.argument}..{b.end_argument} spans {(end - d).days} days, more than {b.days}"
+                return f"{b.argument} 到 {b.end_argument} 相隔 {(end - d).days} 天，超过 {b.days} 天"
             return None
         if today is None:
             raise ToolFailure("MISSING_REFERENCE_TIME", "the date boundary needs the caller's reference time")
         if k == "max_days_ahead" and b.days is not None and d > today + timedelta(days=b.days):
-            return f"{b.argument}={v} is more than {b.days} days after {today.isoformat()}"
+            return f"{b.argument}={v} 晚于今天（{today.isoformat()}）起 {b.days} 天"
         if k in ("max_days_ahead", "no_past") and d < today:
-            return f"{b.argument}={v} is before {today.isoformat()}" if k == "no_past" else None
+            return f"{b.argument}={v} 早于今天（{today.isoformat()}）" if k == "no_past" else None
         if k == "max_days_back" and b.days is not None and d < today - timedelta(days=b.days):
-            return f"{b.argument}={v} is more than {b.days} days before {today.isoformat()}"
+            return f"{b.argument}={v} 早于今天（{today.isoformat()}）前 {b.days} 天"
         return None
     if k == "allowed_values":
         values = b.values or []
         items = v if isinstance(v, list) else [v]
         bad = [x for x in items if x not in values]
-        return f"{b.argument}={bad[0]!r} is not supported" if bad else None
+        return f"{b.argument}={bad[0]!r} 不在支持范围内" if bad else None
     if k == "place_scope":
         from plugineval.normalize import is_domestic
 
@@ -142,14 +142,14 @@ def boundary_violation(b: Boundary, args: dict[str, Any], today: date | None) ->
         if dom is None:
             return None  # unknown places are the handler's NOT_FOUND
         if (b.scope == "domestic") != dom:
-            return f"{b.argument}={v!r} is {'domestic' if dom else 'outside mainland China'}"
+            return f"{b.argument}={v!r} {'是中国大陆地点' if dom else '不是中国大陆地点'}"
         return None
     if k in ("max_value", "min_value") and isinstance(v, int | float) and b.limit is not None:
         if (k == "max_value" and v > b.limit) or (k == "min_value" and v < b.limit):
-            return f"{b.argument}={v} is {'above' if k == 'max_value' else 'below'} {b.limit:g}"
+            return f"{b.argument}={v} {'高于上限' if k == 'max_value' else '低于下限'} {b.limit:g}"
         return None
     if k == "max_items" and isinstance(v, list) and b.limit is not None and len(v) > b.limit:
-        return f"{b.argument} has {len(v)} items, more than {b.limit:g}"
+        return f"{b.argument} 有 {len(v)} 项，超过上限 {b.limit:g}"
     return None
 
 

@@ -1,0 +1,106 @@
+"""Every tool executes over MCP (in-process client session); every boundary answers its error."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import anyio
+import pytest
+from jsonschema import Draft202012Validator
+from tool_probes import violating_arguments
+
+from plugineval.builder.tools.server import ToolExecutor, parse_result
+from plugineval.catalog import load_catalog
+
+CAT = load_catalog()
+BOUNDARY_CASES = [(p, b, t) for p, b in CAT.iter_boundaries() for t in b.tools]
+
+
+def _run(calls: list[tuple[str, dict[str, Any], str]]) -> list[Any]:
+    async def go() -> list[Any]:
+        async with ToolExecutor(CAT) as ex:
+            out = []
+            for name, args, ref in calls:
+                ex.reset_state()
+                out.append(await ex.call(name, args, ref))
+            return out
+
+    return anyio.run(go)
+
+
+@pytest.mark.parametrize("domain", [d.id for d in CAT.domains])
+def test_every_tool_example_executes_and_output_validates(domain: str) -> None:
+    tools = [t for p in CAT.domain(domain).plugins for t in p.tools]
+    calls = [(t.name, ex.arguments, ex.reference_time) for t in tools for ex in t.examples]
+    outcomes = _run(calls)
+    for (name, args, _), o in zip(calls, outcomes, strict=True):
+        assert o.ok, f"{name}({args}) failed: {o.error_code} {o.error_message}"
+        errs = list(Draft202012Validator(CAT.tool(name).output).iter_errors(o.result))
+        assert not errs, f"{name}: output breaks its schema: {errs[0].message}"
+        # Outputs are computed from the store, not an echo of the arguments.
+        assert set(o.result) - set(args), f"{name} only echoes its arguments"
+
+
+@pytest.mark.parametrize(
+    ("plugin", "boundary", "tool"), BOUNDARY_CASES, ids=[f"{b.id}-{t}" for _, b, t in BOUNDARY_CASES]
+)
+def test_every_boundary_is_enforced(plugin: Any, boundary: Any, tool: str) -> None:
+    args, ref = violating_arguments(CAT.tool(tool), boundary)
+    (o,) = _run([(tool, args, ref)])
+    assert not o.ok, f"{tool}({args}) should cross {boundary.id}"
+    assert o.error_code == boundary.code, f"{tool}: expected {boundary.code}, got {o.error_code}: {o.error_message}"
+    assert o.error_message and "Error executing tool" not in o.error_message
+
+
+def test_schema_invalid_arguments_get_a_clear_error() -> None:
+    t = CAT.tools[0]
+    req = t.required[0]
+    args = {k: v for k, v in t.examples[0].arguments.items() if k != req}
+    args["no_such_argument"] = 1
+    (o,) = _run([(t.name, args, t.examples[0].reference_time)])
+    assert o.error_code == "SCHEMA_VIOLATION"
+    assert req in (o.error_message or "") and "no_such_argument" in (o.error_message or "")
+
+
+def test_unknown_tool_and_missing_reference_time() -> None:
+    (o,) = _run([("no_such_tool", {}, "2026-03-18T09:30:00+08:00")])
+    assert o.error_code == "UNKNOWN_TOOL"
+
+
+def test_same_arguments_same_answer() -> None:
+    t = CAT.tools[0]
+    ex = t.examples[0]
+    a, b = _run([(t.name, ex.arguments, ex.reference_time), (t.name, ex.arguments, ex.reference_time)])
+    assert a.ok and a.result == b.result
+
+
+def test_stdio_server_end_to_end() -> None:
+    """One domain server as a subprocess over stdio, driven by the mcp client."""
+    from mcp import Client, StdioServerParameters
+
+    dom = CAT.domains[0]
+    tool = dom.plugins[0].tools[0]
+    ex = tool.examples[0]
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "plugineval.cli", "tools", "serve", dom.id],
+        env={**os.environ},
+    )
+
+    async def go() -> tuple[list[str], Any, Any]:
+        async with Client(params) as c:
+            listed = await c.list_tools()
+            ok = await c.call_tool(tool.name, ex.arguments, meta={"reference_time": ex.reference_time})
+            bad = await c.call_tool(tool.name, {}, meta={"reference_time": ex.reference_time})
+            return [t.name for t in listed.tools], ok, bad
+
+    names, ok, bad = anyio.run(go)
+    assert tool.name in names and set(names) == {t.name for p in dom.plugins for t in p.tools}
+    good, data, _, _ = parse_result(ok)
+    assert good and data
+    failed, _, code, msg = parse_result(bad)
+    assert not failed and code == "SCHEMA_VIOLATION" and "required" in (msg or "")
+    assert json.loads(bad.content[0].text)["error"]["tool"] == tool.name
