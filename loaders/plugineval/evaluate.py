@@ -1,0 +1,103 @@
+"""``evaluate`` and ``compare``: pure functions joining predictions and records by id."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ._version import JUDGE_VERSION, SCHEMA_VERSION, SCORER_VERSION
+from .judge import Judge, JudgeMode, prompt_version
+from .metrics import paired
+from .predictions import parse_line, read_predictions
+from .report import Report, build_metrics
+from .schema import Prediction, Record
+from .sources import load_records
+
+PredictionsLike = str | Path | Mapping[str, Prediction] | Iterable[Mapping[str, Any]]
+
+
+def _predictions(preds: PredictionsLike, known: set[str]) -> dict[str, Prediction]:
+    if isinstance(preds, str | Path):
+        return read_predictions(preds, known_ids=known)
+    if isinstance(preds, Mapping):
+        return dict(preds)
+    from .predictions import parse_predictions
+    import json
+
+    return parse_predictions((json.dumps(dict(p), ensure_ascii=False) for p in preds), "<predictions>", known)
+
+
+def entry(record: Record, verdict: Any) -> dict[str, Any]:
+    tools = sorted({c.name for c in record.gold_calls}) or list(record.target_tools)
+    d = verdict.to_dict()
+    d.update(
+        kind=record.kind,
+        negative_scope=record.negative_scope,
+        difficulty=record.difficulty,
+        domain=record.domain,
+        target_plugin=record.target_plugin,
+        tools=tools,
+        scenario=record.primary_scenario,
+    )
+    return d
+
+
+def evaluate(
+    predictions: PredictionsLike,
+    records: Sequence[Record] | str | Path | None = None,
+    judge: Judge | JudgeMode = "hybrid",
+    *,
+    split: str = "test",
+    revision: str | None = None,
+    seed: int = 20260725,
+    progress: bool = False,
+    meta: Mapping[str, Any] | None = None,
+) -> Report:
+    """Score predictions against records (joined by id; a record with no prediction is invalid_output)."""
+    recs = list(records) if isinstance(records, Sequence) and not isinstance(records, str) else load_records(records, split, revision)
+    known = {r.id for r in recs}
+    preds = _predictions(predictions, known)
+    j = judge if isinstance(judge, Judge) else Judge(judge)
+    bar = None
+    if progress and len(recs) > 2000:
+        try:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(recs), desc="judging", unit="rec", leave=False)
+        except ImportError:
+            bar = None
+    verdicts = j.run(recs, preds, progress=bar.update if bar is not None else None)
+    if bar is not None:
+        bar.close()
+    per_record = {r.id: entry(r, verdicts[r.id]) for r in sorted(recs, key=lambda r: r.id)}
+    versions = {
+        "dataset": ",".join(sorted({r.version for r in recs})) or None,
+        "judge": JUDGE_VERSION,
+        "scorer": SCORER_VERSION,
+        "schema": SCHEMA_VERSION,
+        "judge_mode": j.mode,
+        "judge_mode_requested": j.requested_mode,
+        "judge_model": j.model,
+        "judge_prompt": prompt_version() if j.llm is not None else None,
+    }
+    info = dict(meta or {})
+    models = sorted({p.model for p in preds.values() if p.model})
+    if models and "model" not in info:
+        info["model"] = ",".join(models)
+    info["predictions"] = len(preds)
+    info["missing_predictions"] = len(known - set(preds))
+    return Report(versions, build_metrics(per_record, seed), per_record, info)
+
+
+def compare(a: Report, b: Report, seed: int = 20260725) -> dict[str, Any]:
+    """Paired comparison of two reports by record id (B − A)."""
+    out = paired(a.per_record, b.per_record, seed=seed)
+    out["a"] = {"versions": a.versions, "model": a.meta.get("model"), "recall": a.recall, "accuracy": a.accuracy}
+    out["b"] = {"versions": b.versions, "model": b.meta.get("model"), "recall": b.recall, "accuracy": b.accuracy}
+    if a.versions.get("dataset") != b.versions.get("dataset"):
+        out["warning"] = "the reports score different dataset versions: only shared ids are compared"
+    return out
+
+
+__all__ = ["compare", "evaluate", "parse_line"]

@@ -1,0 +1,98 @@
+"""The gold-anchored judge (SPEC §4): rules first, an LLM only for the residue."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Literal
+
+from ..schema import Prediction, Record
+from ._core import RulesJudge, Work, decide
+from ._llm import PROMPT_VERSION, LLMConfig, LLMJudge, Question, run_sync
+from ._types import ArgVerdict, Category, Outcome, Reason, RecordVerdict, Subtype
+
+JudgeMode = Literal["rules", "llm", "hybrid"]
+MODES: tuple[str, ...] = ("rules", "llm", "hybrid")
+_LLM_REVIEWS = frozenset({Reason.NORMALIZED, Reason.PLACE_ALIAS, Reason.MONEY_EQUAL, Reason.QUANTITY_EQUAL})
+
+__all__ = [
+    "MODES",
+    "ArgVerdict",
+    "Category",
+    "Judge",
+    "JudgeMode",
+    "LLMConfig",
+    "Outcome",
+    "Reason",
+    "RecordVerdict",
+    "Subtype",
+]
+
+
+class Judge:
+    """``rules``: deterministic only, undecided pairs count wrong and are flagged. ``hybrid`` (default):
+    the LLM settles undecided pairs. ``llm``: the LLM also reviews pairs the rules accepted after
+    normalization (it may reject them; it can never accept what the rules decided is different).
+    Without a configured endpoint, ``hybrid`` and ``llm`` run as ``rules`` and say so in the report."""
+
+    def __init__(self, mode: JudgeMode = "hybrid", llm: LLMConfig | LLMJudge | None = None) -> None:
+        if mode not in MODES:
+            raise ValueError(f"judge mode must be one of {', '.join(MODES)}, got {mode!r}")
+        self.requested_mode = mode
+        if mode != "rules" and llm is None:
+            llm = LLMConfig.from_env()
+        self.llm: LLMJudge | None = None
+        if mode != "rules" and llm is not None:
+            self.llm = llm if isinstance(llm, LLMJudge) else LLMJudge(llm)
+        self.mode: str = mode if self.llm is not None else "rules"
+        self.rules = RulesJudge()
+
+    @property
+    def model(self) -> str | None:
+        return self.llm.name if self.llm is not None else None
+
+    def judge_one(self, record: Record, pred: Prediction | None) -> RecordVerdict:
+        """Rules only (no network): the verdict for one record."""
+        return decide(self.rules.judge(record, pred), self.rules)
+
+    def run(
+        self,
+        records: Sequence[Record],
+        predictions: Mapping[str, Prediction],
+        progress: Callable[[int], None] | None = None,
+    ) -> dict[str, RecordVerdict]:
+        works = []
+        for r in records:
+            works.append(self.rules.judge(r, predictions.get(r.id)))
+            if progress is not None:
+                progress(1)
+        if self.llm is not None:
+            self._settle(works)
+        return {w.record.id: decide(w, self.rules) for w in works}
+
+    def _settle(self, works: list[Work]) -> None:
+        assert self.llm is not None
+        todo: list[tuple[ArgVerdict, Question]] = []
+        for w in works:
+            r = w.record
+            for idx, a in enumerate(w.args):
+                wanted = a.reason is Reason.UNDECIDED or (self.mode == "llm" and a.reason in _LLM_REVIEWS)
+                if not wanted:
+                    continue
+                tool = r.gold_calls[a.call].name
+                info = self.rules.tool_info(r, tool)
+                spec = info.args.get(a.arg) if info is not None else None
+                accepted = w.accepted.get(idx) or [a.gold, *r.alternatives()[a.call].values.get(a.arg, [])]
+                q = Question(r.query, tool, a.arg, spec.description if spec else "", a.pred, accepted)
+                todo.append((a, q))
+        if not todo:
+            return
+        answers = run_sync(self.llm.answer_all([q for _, q in todo]))
+        for (a, _), ans in zip(todo, answers, strict=True):
+            if a.reason is Reason.UNDECIDED:
+                a.reason, a.detail = ans.reason, ans.detail
+            elif ans.reason in (Reason.LLM_DIFFERENT, Reason.JUDGE_FAILURE):
+                a.reason, a.detail = ans.reason, ans.detail
+
+
+def prompt_version() -> str:
+    return PROMPT_VERSION

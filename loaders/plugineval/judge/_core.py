@@ -1,0 +1,303 @@
+"""The gold-anchored judge: tool alignment -> argument filtering and schema check -> semantic check.
+
+``judge_rules`` does everything the rules can; an argument pair the rules cannot decide keeps the
+reason ``undecided``. ``decide`` turns the per-argument verdicts into the query's outcome, category
+and sub-type by the precedence of SPEC §4. The LLM judge (``_llm.py``) may later settle undecided
+pairs, after which ``decide`` runs again on the same work.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+from typing import Any
+
+from ..schema import Call, GoldAlternative, Prediction, Record
+from ._types import ACCEPTING, ArgVerdict, Category, Outcome, Reason, RecordVerdict, Subtype
+from ._values import _MISSING, ArgSpec, compare_value, is_empty, make_argspec, same
+
+_GENERIC = make_argspec("", None, None, False)
+
+
+@dataclass(slots=True)
+class ToolInfo:
+    args: dict[str, ArgSpec]
+    required: frozenset[str]
+    known: frozenset[str]
+
+
+class _ToolCache:
+    """Compiled argument specs per tool; records share tools, so each schema compiles once."""
+
+    def __init__(self) -> None:
+        self._by_name: dict[str, list[tuple[dict[str, Any], dict[str, Any], ToolInfo]]] = {}
+
+    def get(self, name: str, params: dict[str, Any], ann: dict[str, Any]) -> ToolInfo:
+        bucket = self._by_name.setdefault(name, [])
+        for p, a, info in bucket:
+            if p is params or (p == params and a == ann):
+                return info
+        props: dict[str, Any] = params.get("properties", {}) or {}
+        required = frozenset(params.get("required", []) or [])
+        info = ToolInfo(
+            args={k: make_argspec(k, s, _ann_dict(ann.get(k)), k in required) for k, s in props.items()},
+            required=required,
+            known=frozenset(props),
+        )
+        bucket.append((params, ann, info))
+        return info
+
+
+def _ann_dict(a: Any) -> dict[str, Any] | None:
+    if a is None:
+        return None
+    if isinstance(a, dict):
+        return a
+    dumped: dict[str, Any] = a.model_dump()
+    return dumped
+
+
+@dataclass(slots=True)
+class Work:
+    """Everything the judge found for one record, before the outcome is decided."""
+
+    record: Record
+    pred: Prediction | None
+    pairs: list[tuple[int, int]] = field(default_factory=list)
+    args: list[ArgVerdict] = field(default_factory=list)
+    unmatched_gold: list[int] = field(default_factory=list)
+    unmatched_pred: list[int] = field(default_factory=list)
+    accepted: dict[int, list[Any]] = field(default_factory=dict)  # index in args -> accepted values
+
+
+class RulesJudge:
+    """Deterministic part of the judge. Stateless apart from the compiled-schema cache."""
+
+    def __init__(self) -> None:
+        self._tools = _ToolCache()
+
+    def tool_info(self, record: Record, name: str) -> ToolInfo | None:
+        for t in record.tools:
+            fn = t.get("function", t)
+            if fn.get("name") == name:
+                ann = record.tool_annotations.get(name, {})
+                return self._tools.get(name, fn.get("parameters") or {}, ann)
+        return None
+
+    # --- one aligned pair --------------------------------------------------------------------
+    def pair_verdicts(
+        self,
+        record: Record,
+        gi: int,
+        gold: Call,
+        alt: GoldAlternative,
+        pred: Call,
+        info: ToolInfo | None,
+        ref: datetime,
+        tz: tzinfo,
+    ) -> tuple[list[ArgVerdict], list[list[Any]]]:
+        specs = info.args if info is not None else {}
+        pargs = {k: v for k, v in pred.arguments.items() if not is_empty(v)}
+        gargs = gold.arguments
+        for k in list(pargs):
+            if k not in gargs:
+                d = specs[k].default if k in specs else _MISSING
+                if d is not _MISSING and same(pargs[k], d):
+                    del pargs[k]
+        out: list[ArgVerdict] = []
+        accepted_lists: list[list[Any]] = []
+        for k, gv in gargs.items():
+            spec = specs.get(k, _GENERIC)
+            if k not in pargs:
+                if spec.required and info is not None:
+                    reason = Reason.MISSING
+                elif k in alt.omittable:
+                    reason = Reason.OMITTABLE
+                elif spec.default is not _MISSING and same(gv, spec.default):
+                    reason = Reason.DEFAULT
+                elif is_empty(gv):
+                    continue
+                else:
+                    reason = Reason.MISSING
+                out.append(ArgVerdict(gi, k, reason, spec.time_valued, None, gv))
+                accepted_lists.append([])
+                continue
+            accepted = [gv, *alt.values.get(k, [])]
+            reason, detail = compare_value(pargs[k], accepted, spec, ref, tz)
+            out.append(ArgVerdict(gi, k, reason, spec.time_valued, pargs[k], gv, detail))
+            accepted_lists.append(accepted)
+        for k, pv in pargs.items():
+            if k in gargs:
+                continue
+            if k in alt.free:
+                out.append(ArgVerdict(gi, k, Reason.FREE, False, pv))
+            elif info is not None and k not in info.known:
+                allowed = ", ".join(sorted(info.known))
+                out.append(ArgVerdict(gi, k, Reason.SCHEMA_VIOLATION, False, pv, None, f"unknown argument (allowed: {allowed})"))
+            else:
+                out.append(ArgVerdict(gi, k, Reason.UNSUPPORTED_EXTRA, False, pv))
+            accepted_lists.append([])
+        return out, accepted_lists
+
+    # --- the record ---------------------------------------------------------------------------
+    def judge(self, record: Record, pred: Prediction | None) -> Work:
+        w = Work(record, pred)
+        if pred is None or pred.invalid or not record.is_positive or not record.gold_calls:
+            return w
+        ref = record.reference_datetime
+        tz = ref.tzinfo
+        assert tz is not None
+        alts = record.alternatives()
+        by_name: dict[str, tuple[list[int], list[int]]] = {}
+        for i, g in enumerate(record.gold_calls):
+            by_name.setdefault(g.name, ([], []))[0].append(i)
+        for j, p in enumerate(pred.calls):
+            if p.name in by_name:
+                by_name[p.name][1].append(j)
+            else:
+                w.unmatched_pred.append(j)
+        for name, (gis, pjs) in by_name.items():
+            info = self.tool_info(record, name)
+            table: dict[tuple[int, int], tuple[list[ArgVerdict], list[list[Any]]]] = {}
+            for gi in gis:
+                for pj in pjs:
+                    table[gi, pj] = self.pair_verdicts(
+                        record, gi, record.gold_calls[gi], alts[gi], pred.calls[pj], info, ref, tz
+                    )
+            pairs = _best_pairing(gis, pjs, table)
+            matched_g = {g for g, _ in pairs}
+            matched_p = {p for _, p in pairs}
+            for gi, pj in pairs:
+                verdicts, accepted = table[gi, pj]
+                for v, acc in zip(verdicts, accepted, strict=True):
+                    if v.reason not in ACCEPTING:
+                        w.accepted[len(w.args)] = acc
+                    w.args.append(v)
+                w.pairs.append((gi, pj))
+            w.unmatched_gold += [g for g in gis if g not in matched_g]
+            w.unmatched_pred += [p for p in pjs if p not in matched_p]
+        w.unmatched_gold.sort()
+        w.unmatched_pred.sort()
+        return w
+
+
+def _score(verdicts: list[ArgVerdict]) -> int:
+    ok = sum(1 for v in verdicts if v.reason in ACCEPTING)
+    return ok * 2 + (1 if ok == len(verdicts) else 0)
+
+
+def _best_pairing(
+    gis: list[int], pjs: list[int], table: dict[tuple[int, int], tuple[list[ArgVerdict], list[list[Any]]]]
+) -> list[tuple[int, int]]:
+    """One-to-one pairing of gold and predicted calls of one tool maximizing agreeing arguments."""
+    if not gis or not pjs:
+        return []
+    if len(gis) == 1 and len(pjs) == 1:
+        return [(gis[0], pjs[0])]
+    if len(pjs) > 16:  # beyond exact search: greedy by score
+        scored = sorted(((_score(table[g, p][0]), g, p) for g in gis for p in pjs), reverse=True)
+        used_g: set[int] = set()
+        used_p: set[int] = set()
+        out = []
+        for _, g, p in scored:
+            if g not in used_g and p not in used_p:
+                used_g.add(g)
+                used_p.add(p)
+                out.append((g, p))
+        return sorted(out)
+    # exact: DP over subsets of predicted calls; each gold call takes one unused prediction (or none)
+    n = len(pjs)
+    score = [[_score(table[g, p][0]) for p in pjs] for g in gis]
+    best: dict[int, tuple[int, list[tuple[int, int]]]] = {0: (0, [])}
+    for gi_pos, g in enumerate(gis):
+        nxt: dict[int, tuple[int, list[tuple[int, int]]]] = {}
+        for mask, (s, chosen) in best.items():
+            if mask not in nxt or nxt[mask][0] < s:
+                nxt[mask] = (s, chosen)  # this gold call stays unmatched
+            for k in range(n):
+                if not mask >> k & 1:
+                    m2 = mask | 1 << k
+                    s2 = s + score[gi_pos][k] + 1000  # matching a call always beats leaving it out
+                    if m2 not in nxt or nxt[m2][0] < s2:
+                        nxt[m2] = (s2, [*chosen, (g, pjs[k])])
+        best = nxt
+    return sorted(max(best.values(), key=lambda t: t[0])[1])
+
+
+_ASK = re.compile(r"[?？]|请问|请提供|请告诉|告诉我|麻烦|需要您|您想|您要|哪|什么|多少|几|which|what|when|where|please", re.I)
+
+
+def asks_for(content: str | None, args: list[ArgSpec]) -> bool:
+    """Rules: the reply asks a question and names at least one missing argument by its description."""
+    if not content or not _ASK.search(content):
+        return False
+    for a in args:
+        words = {a.name.lower()}
+        head = re.split(r"[，,（(：:；;。]", a.description, maxsplit=1)[0]
+        head = re.sub(r"^(如|例如|请输入|输入)", "", head)
+        han = re.sub(r"[^\u4e00-\u9fff]", "", head)
+        words |= {han[i : i + 2] for i in range(len(han) - 1)}
+        if any(w and w in content.lower() for w in words):
+            return True
+    return False
+
+
+def decide(w: Work, rules: RulesJudge) -> RecordVerdict:
+    """The outcome, the one category and sub-type of a failed query (SPEC §4 precedence)."""
+    r, pred = w.record, w.pred
+    v = RecordVerdict(r.id, Outcome.TN)
+    if not r.is_positive:
+        if pred is None or pred.invalid:
+            v.outcome, v.category = Outcome.FP, Category.INVALID_OUTPUT
+            v.detail = "no prediction for this id" if pred is None else pred.invalid_reason
+            return v
+        names = [c.name for c in pred.calls]
+        if r.negative_scope == "global":
+            hit = bool(names)
+        else:
+            targets = set(r.target_tools)
+            hit = any(n in targets for n in names)
+        v.called_target = hit
+        v.unmatched_pred = names
+        if hit:
+            v.outcome, v.category = Outcome.FP, Category.OVER_RECALL
+        if r.kind == "underspecified":
+            missing = r.verification.get("missing") or []
+            specs: list[ArgSpec] = []
+            for tname in r.target_tools:
+                info = rules.tool_info(r, tname)
+                if info is not None:
+                    names_m = missing or sorted(info.required)
+                    specs += [info.args[a] for a in names_m if a in info.args]
+            v.asks_for_missing = (not hit) and asks_for(pred.content, specs)
+        return v
+    if not r.gold_calls:
+        v.outcome, v.category = Outcome.EXCLUDED, Category.BOTH_EMPTY
+        return v
+    v.arguments = w.args
+    v.unmatched_gold = [r.gold_calls[i].name for i in w.unmatched_gold]
+    if pred is not None:
+        v.unmatched_pred = [pred.calls[j].name for j in w.unmatched_pred]
+    if pred is None or pred.invalid:
+        v.outcome, v.category = Outcome.FN, Category.INVALID_OUTPUT
+        v.detail = "no prediction for this id" if pred is None else pred.invalid_reason
+        return v
+    bad = [a for a in w.args if a.reason not in ACCEPTING]
+    if any(a.reason is Reason.JUDGE_FAILURE for a in bad):
+        v.outcome, v.category = Outcome.FN, Category.JUDGE_FAILURE
+    elif w.unmatched_gold:
+        v.outcome, v.category = Outcome.FN, Category.MISS_RECALL
+    elif bad:
+        v.outcome, v.category = Outcome.FN, Category.PARAMETER_ERROR
+        if any(a.temporal and a.reason is not Reason.MISSING for a in bad):
+            v.subtype = Subtype.TEMPORAL
+        elif any(a.reason is Reason.MISSING for a in bad):
+            v.subtype = Subtype.MISSING_ARGUMENT
+        else:
+            v.subtype = Subtype.INCORRECT_VALUE
+    elif w.unmatched_pred:
+        v.outcome, v.category = Outcome.FN, Category.SPURIOUS_CALL
+    else:
+        v.outcome = Outcome.TP
+    return v

@@ -1,0 +1,257 @@
+"""Per-argument semantic verification: the deterministic rules (SPEC §4 step 3).
+
+A cheap exact comparison comes first; the normalizers run only on a mismatch. Each function returns
+a ``Reason`` (and sometimes a short detail); the caller decides what an undecided pair becomes.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from typing import Any
+
+from ..jsonschema_lite import Check, compile_schema
+from ..normalize import (
+    canonical_place,
+    compare_time,
+    normalize_text,
+    parse_money,
+    parse_number,
+    parse_quantity,
+)
+from ._types import ACCEPTING, Reason
+
+_MISSING = object()
+TIME_FORMATS = frozenset({"date", "date-time", "time", "duration"})
+
+
+@dataclass(slots=True)
+class ArgSpec:
+    """What the judge knows about one argument of one tool (compiled once per tool schema)."""
+
+    name: str
+    check: Check | None  # the schema check without string formats (formats are step 3's business)
+    aliases: dict[str, Any]  # normalized surface form -> canonical value
+    time_valued: bool
+    default: Any
+    required: bool
+    enum: bool
+    description: str
+    items: ArgSpec | None = None
+
+
+def make_argspec(name: str, schema: dict[str, Any] | None, ann: dict[str, Any] | None, required: bool) -> ArgSpec:
+    sch = schema or {}
+    ann = ann or {}
+    aliases = {_norm(str(k)): v for k, v in (ann.get("aliases") or {}).items()}
+    fmt = sch.get("format")
+    time_valued = bool(ann.get("time_valued")) or fmt in TIME_FORMATS
+    try:
+        check = compile_schema(sch, check_formats=False) if sch else None
+    except ValueError:
+        check = None  # a schema beyond the supported subset (imported data): types are not checked
+    items = None
+    if isinstance(sch.get("items"), dict):
+        items = make_argspec(name, sch["items"], ann, False)
+    return ArgSpec(
+        name=name,
+        check=check,
+        aliases=aliases,
+        time_valued=time_valued and sch.get("type", "string") in ("string", ["string", "null"]),
+        default=sch.get("default", _MISSING),
+        required=required,
+        enum="enum" in sch,
+        description=str(sch.get("description", "")),
+        items=items,
+    )
+
+
+@functools.lru_cache(maxsize=65536)
+def _norm(s: str) -> str:
+    return normalize_text(s)
+
+
+@functools.lru_cache(maxsize=65536)
+def _place(s: str) -> str | None:
+    return canonical_place(s)
+
+
+@functools.lru_cache(maxsize=65536)
+def _money(s: str) -> tuple[float, str] | None:
+    return parse_money(s)
+
+
+@functools.lru_cache(maxsize=65536)
+def _quantity(s: str) -> tuple[float, str] | None:
+    return parse_quantity(s)
+
+
+@functools.lru_cache(maxsize=65536)
+def _number(s: str) -> float | None:
+    return parse_number(s)
+
+
+def same(a: Any, b: Any) -> bool:
+    """JSON equality where a boolean never equals a number (True != 1) but 1 == 1.0."""
+    if type(a) is bool or type(b) is bool:
+        return type(a) is type(b) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+def is_empty(v: Any) -> bool:
+    return v is None or v == "" or v == [] or v == {}
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+def is_number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def compare_value(
+    pred: Any, accepted: list[Any], spec: ArgSpec, ref: datetime, tz: tzinfo
+) -> tuple[Reason, str | None]:
+    """How ``pred`` relates to the accepted gold values of one argument."""
+    for g in accepted:
+        if same(pred, g):
+            return Reason.EXACT, None
+    value = pred
+    if isinstance(pred, str) and spec.aliases:
+        mapped = spec.aliases.get(_norm(pred), _MISSING)
+        if mapped is not _MISSING:
+            if any(same(mapped, g) for g in accepted):
+                return Reason.ALIAS, f"{pred!r} -> {mapped!r}"
+            value = mapped
+    if spec.check is not None:
+        errs: list[str] = []
+        spec.check(value, spec.name, errs)
+        if errs:
+            return Reason.SCHEMA_VIOLATION, errs[0]
+    if spec.time_valued and isinstance(value, str):
+        return _compare_time(value, accepted, ref, tz)
+    if isinstance(value, list):
+        return _compare_list(value, accepted, spec, ref, tz)
+    if isinstance(value, dict):
+        return _compare_dict(value, accepted, ref, tz)
+    if is_number(value):
+        nums = [g for g in accepted if is_number(g)]
+        if any(_close(float(value), float(g)) for g in nums):
+            return Reason.NUMBER_EQUAL, None
+        strs = [g for g in accepted if isinstance(g, str)]
+        if strs and any((n := _number(g)) is not None and _close(n, float(value)) for g in strs):
+            return Reason.NUMBER_EQUAL, None
+        return Reason.VALUE_MISMATCH, None
+    if isinstance(value, str):
+        return _compare_text(value, accepted, spec)
+    return Reason.VALUE_MISMATCH, None
+
+
+def _compare_time(value: str, accepted: list[Any], ref: datetime, tz: tzinfo) -> tuple[Reason, str | None]:
+    relative = False
+    for g in accepted:
+        if not isinstance(g, str):
+            continue
+        v = compare_time(value, g, ref, tz)
+        if v == "equal":
+            return Reason.EXACT, None
+        if v == "format_variant":
+            return Reason.FORMAT_VARIANT, f"{value!r} is {g!r}"
+        relative = relative or v == "relative"
+    if relative:
+        return Reason.RELATIVE_TIME, f"{value!r} is relative: the API cannot know the user's today"
+    return Reason.TIME_MISMATCH, None
+
+
+def _worst(reasons: list[tuple[Reason, str | None]]) -> tuple[Reason, str | None]:
+    bad = [r for r in reasons if r[0] not in ACCEPTING]
+    if bad:
+        return bad[0]
+    non_exact = [r for r in reasons if r[0] is not Reason.EXACT]
+    return non_exact[0] if non_exact else (Reason.EXACT, None)
+
+
+def _compare_list(
+    value: list[Any], accepted: list[Any], spec: ArgSpec, ref: datetime, tz: tzinfo
+) -> tuple[Reason, str | None]:
+    item_spec = spec.items or make_argspec(spec.name, None, None, False)
+    best: tuple[Reason, str | None] = (Reason.VALUE_MISMATCH, None)
+    for g in accepted:
+        if not isinstance(g, list) or len(g) != len(value):
+            continue
+        r = _worst([compare_value(p, [x], item_spec, ref, tz) for p, x in zip(value, g, strict=True)])
+        if r[0] in ACCEPTING:
+            return r
+        if r[0] is Reason.UNDECIDED:
+            best = r
+    return best
+
+
+def _compare_dict(value: dict[str, Any], accepted: list[Any], ref: datetime, tz: tzinfo) -> tuple[Reason, str | None]:
+    best: tuple[Reason, str | None] = (Reason.VALUE_MISMATCH, None)
+    for g in accepted:
+        if not isinstance(g, dict):
+            continue
+        pv = {k: v for k, v in value.items() if not is_empty(v)}
+        gv = {k: v for k, v in g.items() if not is_empty(v)}
+        if pv.keys() != gv.keys():
+            continue
+        sub = make_argspec("", None, None, False)
+        r = _worst([compare_value(pv[k], [gv[k]], sub, ref, tz) for k in gv])
+        if r[0] in ACCEPTING:
+            return r
+        if r[0] is Reason.UNDECIDED:
+            best = r
+    return best
+
+
+def _compare_text(value: str, accepted: list[Any], spec: ArgSpec) -> tuple[Reason, str | None]:
+    strs = [g for g in accepted if isinstance(g, str)]
+    if not strs:
+        if any(is_number(g) for g in accepted):
+            n = _number(value)
+            if n is not None and any(is_number(g) and _close(n, float(g)) for g in accepted):
+                return Reason.NUMBER_EQUAL, None
+        return Reason.VALUE_MISMATCH, None
+    nv = _norm(value)
+    if any(nv == _norm(g) for g in strs):
+        return Reason.NORMALIZED, None
+    if spec.enum:
+        return Reason.VALUE_MISMATCH, None
+    decided_different = False
+    pp = _place(value)
+    if pp is not None:
+        for g in strs:
+            gp = _place(g)
+            if gp is not None:
+                if gp == pp:
+                    return Reason.PLACE_ALIAS, f"{value!r} and {g!r} are both {pp}"
+                decided_different = True
+    for parse, reason in ((_money, Reason.MONEY_EQUAL), (_quantity, Reason.QUANTITY_EQUAL)):
+        pm = parse(value)
+        if pm is not None:
+            for g in strs:
+                gm = parse(g)
+                if gm is not None:
+                    if gm[1] == pm[1] and _close(gm[0], pm[0]):
+                        return reason, None
+                    decided_different = True
+    pn = _number(value)
+    if pn is not None:
+        for g in strs:
+            gn = _number(g)
+            if gn is not None:
+                if _close(gn, pn):
+                    return Reason.NUMBER_EQUAL, None
+                decided_different = True
+    if decided_different:
+        return Reason.VALUE_MISMATCH, None
+    return Reason.UNDECIDED, None
+

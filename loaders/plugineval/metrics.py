@@ -1,0 +1,233 @@
+"""Metrics from per-record verdicts (SPEC §4): everything is recomputable from ``report.json``.
+
+An entry is a mapping with at least ``outcome``, ``category``, ``subtype``, ``kind`` and
+``difficulty`` (plus ``domain``, ``target_plugin``, ``tools``, ``scenario`` for breakdowns).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+Entry = Mapping[str, Any]
+
+MIXTURES: dict[str, tuple[float, float, float]] = {
+    "original": (0.40, 0.40, 0.20),
+    "easy_weighted": (0.60, 0.30, 0.10),
+}
+DIFFS = ("easy", "medium", "hard")
+POSITIVE_RATES = (
+    "miss_recall",
+    "parameter_error",
+    "temporal",
+    "missing_argument",
+    "incorrect_value",
+    "spurious_call",
+    "invalid_output_pos",
+    "judge_failure",
+)
+NEGATIVE_RATES = ("over_recall", "invalid_output_neg")
+
+
+def _div(a: float, b: float) -> float | None:
+    return a / b if b else None
+
+
+def summarize(entries: Iterable[Entry]) -> dict[str, Any]:
+    """Confusion matrix, Recall, Accuracy and every error rate with its denominator."""
+    c: dict[str, int] = defaultdict(int)
+    for e in entries:
+        o = e["outcome"]
+        c[o] += 1
+        if o == "EXCLUDED":
+            continue
+        cat, sub = e.get("category"), e.get("subtype")
+        if e["kind"] == "positive":
+            if cat == "invalid_output":
+                c["invalid_output_pos"] += 1
+            elif cat:
+                c[cat] += 1
+            if sub:
+                c[sub] += 1
+        elif cat == "invalid_output":
+            c["invalid_output_neg"] += 1
+            c["over_recall_or_invalid"] += 1
+        elif cat == "over_recall":
+            c["over_recall"] += 1
+    tp, fn, fp, tn = c["TP"], c["FN"], c["FP"], c["TN"]
+    pos, neg = tp + fn, fp + tn
+    out: dict[str, Any] = {
+        "n": pos + neg,
+        "positives": pos,
+        "negatives": neg,
+        "excluded_both_empty": c["EXCLUDED"],
+        "confusion": {"TP": tp, "FN": fn, "FP": fp, "TN": tn},
+        "recall": _div(tp, pos),
+        "accuracy": _div(tp + tn, pos + neg),
+        "rates": {k: _div(c[k], pos) for k in POSITIVE_RATES} | {k: _div(c[k], neg) for k in NEGATIVE_RATES},
+        "counts": {k: c[k] for k in (*POSITIVE_RATES, *NEGATIVE_RATES)},
+        "denominators": {"positive_rates": pos, "negative_rates": neg},
+    }
+    return out
+
+
+def breakdown(entries: Sequence[Entry], key: str) -> dict[str, dict[str, Any]]:
+    """Recall / accuracy / counts per value of ``key`` (a list-valued key counts in each of its values)."""
+    groups: dict[str, list[Entry]] = defaultdict(list)
+    for e in entries:
+        v = e.get(key)
+        for k in v if isinstance(v, list) else [v]:
+            groups[str(k)].append(e)
+    out = {}
+    for k in sorted(groups):
+        s = summarize(groups[k])
+        out[k] = {
+            "n": s["n"],
+            "positives": s["positives"],
+            "negatives": s["negatives"],
+            "recall": s["recall"],
+            "accuracy": s["accuracy"],
+        }
+    return out
+
+
+def mixture(entries: Sequence[Entry], weights: Sequence[float]) -> dict[str, Any]:
+    """Re-weight difficulties within positives and within negatives, each keeping its share (SPEC §4)."""
+    if len(weights) != 3 or any(w < 0 for w in weights) or sum(weights) <= 0:
+        raise ValueError(f"mixture weights must be three non-negative numbers (easy, medium, hard), got {weights}")
+    by: dict[tuple[bool, str], list[Entry]] = defaultdict(list)
+    for e in entries:
+        if e["outcome"] != "EXCLUDED":
+            by[e["kind"] == "positive", e["difficulty"]].append(e)
+
+    def side(positive: bool) -> tuple[float | None, dict[str, float | None], int]:
+        present = [(w, d) for w, d in zip(weights, DIFFS, strict=True) if by.get((positive, d))]
+        total = sum(w for w, _ in present)
+        if not present or total == 0:
+            return None, {}, 0
+        acc = 0.0
+        rates: dict[str, float] = defaultdict(float)
+        n = 0
+        for w, d in present:
+            s = summarize(by[positive, d])
+            n += s["n"]
+            ok = s["recall"] if positive else _div(s["confusion"]["TN"], s["negatives"])
+            acc += w / total * (ok or 0.0)
+            for k in POSITIVE_RATES if positive else NEGATIVE_RATES:
+                rates[k] += w / total * (s["rates"][k] or 0.0)
+        return acc, dict(rates), n
+
+    rec, prates, npos = side(True)
+    tnr, nrates, nneg = side(False)
+    total = npos + nneg
+    if total == 0:
+        accuracy = None
+    else:
+        accuracy = (npos * (rec or 0.0) + nneg * (tnr or 0.0)) / total
+    return {"weights": list(weights), "recall": rec, "accuracy": accuracy, "rates": prates | nrates}
+
+
+def _arrays(entries: Sequence[Entry]) -> dict[str, tuple[list[int], list[int], list[int]]]:
+    """Per kind: (is_counted_positive, is_tp, is_correct) indicator lists."""
+    out: dict[str, tuple[list[int], list[int], list[int]]] = {}
+    for e in entries:
+        if e["outcome"] == "EXCLUDED":
+            continue
+        pos, tp, ok = out.setdefault(e["kind"], ([], [], []))
+        pos.append(int(e["kind"] == "positive"))
+        tp.append(int(e["outcome"] == "TP"))
+        ok.append(int(e["outcome"] in ("TP", "TN")))
+    return out
+
+
+def bootstrap(entries: Sequence[Entry], seed: int = 20260725, resamples: int = 1000) -> dict[str, Any]:
+    """Seeded bootstrap 95% intervals for Recall and Accuracy, resampling within each kind."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    groups = _arrays(entries)
+    if not groups:
+        return {"recall": None, "accuracy": None, "resamples": resamples, "seed": seed}
+    pos_sum = np.zeros(resamples)
+    tp_sum = np.zeros(resamples)
+    ok_sum = np.zeros(resamples)
+    n_total = 0
+    for kind in sorted(groups):
+        pos, tp, ok = (np.asarray(a, dtype=np.int64) for a in groups[kind])
+        n = len(pos)
+        n_total += n
+        idx = rng.integers(0, n, size=(resamples, n))
+        pos_sum += pos[idx].sum(axis=1)
+        tp_sum += tp[idx].sum(axis=1)
+        ok_sum += ok[idx].sum(axis=1)
+
+    def ci(num: Any, den: Any) -> list[float] | None:
+        if not np.all(den > 0):
+            return None
+        lo, hi = np.percentile(num / den, [2.5, 97.5])
+        return [float(lo), float(hi)]
+
+    return {
+        "recall": ci(tp_sum, pos_sum),
+        "accuracy": ci(ok_sum, np.full(resamples, n_total)),
+        "resamples": resamples,
+        "seed": seed,
+    }
+
+
+def paired(a: Mapping[str, Entry], b: Mapping[str, Entry], seed: int = 20260725, resamples: int = 1000) -> dict[str, Any]:
+    """Paired comparison by record id: differences B − A with paired-bootstrap 95% intervals."""
+    import numpy as np
+
+    ids = sorted(i for i in set(a) & set(b) if a[i]["outcome"] != "EXCLUDED" and b[i]["outcome"] != "EXCLUDED")
+    only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))
+    rng = np.random.default_rng(seed)
+    by_kind: dict[str, list[str]] = defaultdict(list)
+    for i in ids:
+        by_kind[a[i]["kind"]].append(i)
+    d_tp = np.zeros(resamples)
+    d_ok = np.zeros(resamples)
+    pos_n = np.zeros(resamples)
+    for kind in sorted(by_kind):
+        kid = by_kind[kind]
+        ta = np.array([a[i]["outcome"] == "TP" for i in kid], dtype=np.int64)
+        tb = np.array([b[i]["outcome"] == "TP" for i in kid], dtype=np.int64)
+        oa = np.array([a[i]["outcome"] in ("TP", "TN") for i in kid], dtype=np.int64)
+        ob = np.array([b[i]["outcome"] in ("TP", "TN") for i in kid], dtype=np.int64)
+        idx = rng.integers(0, len(kid), size=(resamples, len(kid)))
+        d_tp += (tb - ta)[idx].sum(axis=1)
+        d_ok += (ob - oa)[idx].sum(axis=1)
+        if kind == "positive":
+            pos_n += len(kid)
+    n = len(ids)
+    npos = sum(1 for i in ids if a[i]["kind"] == "positive")
+
+    def point(key: str, positives_only: bool) -> float | None:
+        sel = [i for i in ids if not positives_only or a[i]["kind"] == "positive"]
+        if not sel:
+            return None
+        good = ("TP",) if key == "recall" else ("TP", "TN")
+        return (sum(b[i]["outcome"] in good for i in sel) - sum(a[i]["outcome"] in good for i in sel)) / len(sel)
+
+    def ci(x: Any) -> list[float]:
+        lo, hi = np.percentile(x, [2.5, 97.5])
+        return [float(lo), float(hi)]
+
+    flips = {
+        "b_right_a_wrong": [i for i in ids if b[i]["outcome"] in ("TP", "TN") and a[i]["outcome"] not in ("TP", "TN")],
+        "a_right_b_wrong": [i for i in ids if a[i]["outcome"] in ("TP", "TN") and b[i]["outcome"] not in ("TP", "TN")],
+    }
+    return {
+        "n_paired": n,
+        "only_in_a": len(only_a),
+        "only_in_b": len(only_b),
+        "recall_diff": point("recall", True),
+        "recall_diff_ci": ci(d_tp / npos) if npos else None,
+        "accuracy_diff": point("accuracy", False),
+        "accuracy_diff_ci": ci(d_ok / n) if n else None,
+        "flips": {k: len(v) for k, v in flips.items()},
+        "flipped_ids": flips,
+        "resamples": resamples,
+        "seed": seed,
+    }

@@ -1,0 +1,193 @@
+"""Reading predictions files (SPEC §5): JSONL, one line per record id.
+
+Accepted per line: ``{"id", "calls": [{"name", "arguments": {...}}]}`` or OpenAI ``tool_calls``
+(``[{"type": "function", "function": {"name", "arguments": "<JSON string>"}}]``), plus the optional
+keys ``content``, ``raw``, ``usage``, ``latency_ms``, ``cost_usd``, ``model``, ``error``.
+
+A tool call whose arguments are not valid JSON makes that record ``invalid_output`` (the model's
+fault, scored). A line that is not JSON, a wrong type, a duplicate or unknown id is the file's fault:
+``PredictionFileError`` lists every such line, and nothing is scored from a broken file.
+A line with a non-empty ``error`` (the model call failed) scores as ``invalid_output``: a failed call
+is never a free abstention.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from .schema import Call, Prediction
+
+MAX_BYTES = 64 * 1024 * 1024
+MAX_REPORTED = 50
+OPTIONAL = ("content", "raw", "usage", "latency_ms", "cost_usd", "model", "error")
+_TYPES: dict[str, tuple[type, ...]] = {
+    "content": (str,),
+    "usage": (dict,),
+    "latency_ms": (int, float),
+    "cost_usd": (int, float),
+    "model": (str,),
+    "error": (str,),
+}
+
+
+class PredictionFileError(ValueError):
+    def __init__(self, source: str, errors: list[tuple[int, str]], total: int | None = None) -> None:
+        self.source = source
+        self.errors = errors
+        n = total if total is not None else len(errors)
+        shown = "\n".join(f"  line {ln}: {msg}" if ln else f"  {msg}" for ln, msg in errors[:MAX_REPORTED])
+        more = f"\n  … and {n - MAX_REPORTED} more" if n > MAX_REPORTED else ""
+        super().__init__(f"{source}: {n} problem(s); nothing was scored\n{shown}{more}")
+
+
+class _LineError(Exception):
+    pass
+
+
+def _parse_args(raw: Any, where: str) -> tuple[dict[str, Any] | None, str | None]:
+    """(arguments, None) or (None, why the record is invalid_output). Wrong types raise _LineError."""
+    if isinstance(raw, dict):
+        return raw, None
+    if raw is None:
+        return {}, None
+    if isinstance(raw, str):
+        if not raw.strip():
+            return {}, None
+        try:
+            v = json.loads(raw)
+        except json.JSONDecodeError as e:
+            return None, f"{where}: arguments are not valid JSON ({e.msg} at char {e.pos})"
+        if not isinstance(v, dict):
+            return None, f"{where}: arguments decode to {type(v).__name__}, not an object"
+        return v, None
+    raise _LineError(f"{where}.arguments must be an object or a JSON string, got {type(raw).__name__}")
+
+
+def _parse_calls(obj: dict[str, Any]) -> tuple[list[Call], str | None]:
+    calls: list[Call] = []
+    invalid: str | None = None
+    if "calls" in obj and "tool_calls" in obj:
+        raise _LineError("give either 'calls' or 'tool_calls', not both")
+    if "tool_calls" in obj:
+        items = obj["tool_calls"]
+        if items is None:
+            items = []
+        if not isinstance(items, list):
+            raise _LineError(f"'tool_calls' must be a list, got {type(items).__name__}")
+        for i, tc in enumerate(items):
+            if not isinstance(tc, dict) or not isinstance(tc.get("function"), dict):
+                raise _LineError(f"tool_calls[{i}] must be an object with a 'function' object")
+            fn = tc["function"]
+            if not isinstance(fn.get("name"), str) or not fn["name"]:
+                raise _LineError(f"tool_calls[{i}].function.name must be a non-empty string")
+            args, why = _parse_args(fn.get("arguments"), f"tool_calls[{i}].function")
+            if why is not None:
+                invalid = invalid or why
+                continue
+            calls.append(Call(name=fn["name"], arguments=args or {}))
+        return calls, invalid
+    items = obj.get("calls", [])
+    if items is None:
+        items = []
+    if not isinstance(items, list):
+        raise _LineError(f"'calls' must be a list, got {type(items).__name__}")
+    for i, c in enumerate(items):
+        if not isinstance(c, dict):
+            raise _LineError(f"calls[{i}] must be an object with 'name' and 'arguments'")
+        unknown = set(c) - {"name", "arguments", "id", "type"}
+        if unknown:
+            raise _LineError(f"calls[{i}] has unknown keys {sorted(unknown)}")
+        if not isinstance(c.get("name"), str) or not c["name"]:
+            raise _LineError(f"calls[{i}].name must be a non-empty string")
+        args, why = _parse_args(c.get("arguments"), f"calls[{i}]")
+        if why is not None:
+            invalid = invalid or why
+            continue
+        calls.append(Call(name=c["name"], arguments=args or {}))
+    return calls, invalid
+
+
+def parse_line(obj: Any) -> Prediction:
+    if not isinstance(obj, dict):
+        raise _LineError(f"each line must be a JSON object, got {type(obj).__name__}")
+    rid = obj.get("id")
+    if not isinstance(rid, str) or not rid:
+        raise _LineError("'id' must be a non-empty string")
+    unknown = set(obj) - {"id", "calls", "tool_calls", *OPTIONAL}
+    if unknown:
+        raise _LineError(f"unknown keys {sorted(unknown)} (allowed: id, calls, tool_calls, {', '.join(OPTIONAL)})")
+    for k, types in _TYPES.items():
+        if obj.get(k) is not None and (not isinstance(obj[k], types) or isinstance(obj[k], bool)):
+            raise _LineError(f"'{k}' must be {' or '.join(t.__name__ for t in types)}, got {type(obj[k]).__name__}")
+    calls, invalid = _parse_calls(obj)
+    if obj.get("error"):
+        invalid = invalid or f"the model call failed: {obj['error']}"
+    return Prediction(
+        id=rid,
+        calls=calls,
+        invalid=invalid is not None,
+        invalid_reason=invalid,
+        **{k: obj[k] for k in OPTIONAL if obj.get(k) is not None},
+    )
+
+
+def parse_predictions(
+    lines: Iterable[str], source: str = "<predictions>", known_ids: set[str] | None = None
+) -> dict[str, Prediction]:
+    """Parse JSONL lines; raise PredictionFileError listing every bad line (none is skipped)."""
+    out: dict[str, Prediction] = {}
+    first_line: dict[str, int] = {}
+    errors: list[tuple[int, str]] = []
+    total = 0
+    for ln, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            total += 1
+            if len(errors) < MAX_REPORTED:
+                errors.append((ln, f"not valid JSON ({e.msg} at column {e.colno})"))
+            continue
+        try:
+            p = parse_line(obj)
+        except _LineError as e:
+            total += 1
+            if len(errors) < MAX_REPORTED:
+                errors.append((ln, str(e)))
+            continue
+        if p.id in out:
+            total += 1
+            errors.append((ln, f"duplicate id {p.id!r} (first on line {first_line[p.id]})"))
+            continue
+        if known_ids is not None and p.id not in known_ids:
+            total += 1
+            if len(errors) < MAX_REPORTED:
+                errors.append((ln, f"unknown id {p.id!r}: not a record of the evaluated split"))
+            continue
+        out[p.id] = p
+        first_line[p.id] = ln
+    if errors:
+        raise PredictionFileError(source, errors, total)
+    return out
+
+
+def read_predictions(
+    path: str | Path, known_ids: set[str] | None = None, max_bytes: int = MAX_BYTES
+) -> dict[str, Prediction]:
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(f"predictions file not found: {p}")
+    size = p.stat().st_size
+    if size > max_bytes:
+        raise PredictionFileError(
+            str(p), [(0, f"file is {size / 2**20:.1f} MiB; the limit is {max_bytes / 2**20:.0f} MiB")]
+        )
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise PredictionFileError(str(p), [(0, f"not UTF-8 text ({e.reason} at byte {e.start})")]) from None
+    return parse_predictions(text.splitlines(), str(p), known_ids)

@@ -1,0 +1,158 @@
+"""The scored report: versions, metrics with intervals, mixtures, breakdowns, per-record verdicts."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import metrics as M
+
+BREAKDOWN_KEYS = ("difficulty", "domain", "target_plugin", "tools", "scenario", "kind")
+
+
+def build_metrics(per_record: dict[str, dict[str, Any]], seed: int = 20260725) -> dict[str, Any]:
+    entries = list(per_record.values())
+    m = M.summarize(entries)
+    m["intervals"] = M.bootstrap(entries, seed=seed)
+    m["by"] = {k: M.breakdown(entries, k) for k in BREAKDOWN_KEYS}
+    m["mixtures"] = {name: M.mixture(entries, w) for name, w in M.MIXTURES.items()}
+    unders = [e for e in entries if e["kind"] == "underspecified" and e.get("asks_for_missing") is not None]
+    arg_reasons: dict[str, int] = {}
+    for e in entries:
+        for a in e.get("arguments", []):
+            arg_reasons[a["reason"]] = arg_reasons.get(a["reason"], 0) + 1
+    m["diagnostics"] = {
+        "underspecified_asks_for_missing": M._div(sum(bool(e["asks_for_missing"]) for e in unders), len(unders)),
+        "underspecified_judged": len(unders),
+        "argument_reasons": dict(sorted(arg_reasons.items())),
+        "format_variants": arg_reasons.get("format_variant", 0),
+        "undecided": arg_reasons.get("undecided", 0),
+    }
+    return m
+
+
+@dataclass
+class Report:
+    versions: dict[str, Any]
+    metrics: dict[str, Any]
+    per_record: dict[str, dict[str, Any]]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def recall(self) -> float | None:
+        r: float | None = self.metrics["recall"]
+        return r
+
+    @property
+    def accuracy(self) -> float | None:
+        a: float | None = self.metrics["accuracy"]
+        return a
+
+    def mixture(self, weights: tuple[float, float, float]) -> dict[str, Any]:
+        return M.mixture(list(self.per_record.values()), weights)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"versions": self.versions, "meta": self.meta, "metrics": self.metrics, "per_record": self.per_record}
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Report:
+        for k in ("versions", "metrics", "per_record"):
+            if k not in d:
+                raise ValueError(f"not a PluginEval report: missing {k!r}")
+        return cls(d["versions"], d["metrics"], d["per_record"], d.get("meta", {}))
+
+    @classmethod
+    def load(cls, path: str | Path) -> Report:
+        try:
+            return cls.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{path}: not valid JSON ({e.msg})") from None
+
+    def to_markdown(self) -> str:
+        m = self.metrics
+        v = self.versions
+        ci = m.get("intervals", {})
+
+        def pct(x: float | None) -> str:
+            return "—" if x is None else f"{100 * x:.2f}%"
+
+        def with_ci(x: float | None, c: list[float] | None) -> str:
+            return pct(x) + (f" [{100 * c[0]:.1f}, {100 * c[1]:.1f}]" if c else "")
+
+        r = m["rates"]
+        lines = [
+            f"# PluginEval report — {self.meta.get('model') or 'predictions'}",
+            "",
+            f"dataset {v.get('dataset')} · judge {v.get('judge')} ({v.get('judge_mode')}"
+            f"{', ' + v['judge_model'] if v.get('judge_model') else ''}) · scorer {v.get('scorer')}",
+            "",
+            "| metric | value |",
+            "|---|---|",
+            f"| Recall | {with_ci(m['recall'], ci.get('recall'))} |",
+            f"| Accuracy | {with_ci(m['accuracy'], ci.get('accuracy'))} |",
+            f"| Miss recall | {pct(r['miss_recall'])} |",
+            f"| Parameter error | {pct(r['parameter_error'])} (temporal {pct(r['temporal'])}, missing "
+            f"{pct(r['missing_argument'])}, value {pct(r['incorrect_value'])}) |",
+            f"| Spurious call | {pct(r['spurious_call'])} |",
+            f"| Invalid output (pos / neg) | {pct(r['invalid_output_pos'])} / {pct(r['invalid_output_neg'])} |",
+            f"| Judge failure | {pct(r['judge_failure'])} |",
+            f"| Over recall | {pct(r['over_recall'])} |",
+            "",
+            f"TP {m['confusion']['TP']} · FN {m['confusion']['FN']} · FP {m['confusion']['FP']} · "
+            f"TN {m['confusion']['TN']} · excluded (both_empty) {m['excluded_both_empty']}",
+            "",
+            "| mixture (easy/medium/hard) | Recall | Accuracy |",
+            "|---|---|---|",
+        ]
+        for name, mx in m.get("mixtures", {}).items():
+            w = "/".join(f"{x:.2f}" for x in mx["weights"])
+            lines.append(f"| {name} ({w}) | {pct(mx['recall'])} | {pct(mx['accuracy'])} |")
+        by = m.get("by", {})
+        for key in ("difficulty", "kind", "domain"):
+            if key in by:
+                lines += ["", f"| {key} | n | Recall | Accuracy |", "|---|---|---|---|"]
+                for k, s in by[key].items():
+                    lines.append(f"| {k} | {s['n']} | {pct(s['recall'])} | {pct(s['accuracy'])} |")
+        d = m.get("diagnostics", {})
+        lines += [
+            "",
+            f"Format variants accepted: {d.get('format_variants', 0)} · undecided argument verdicts: "
+            f"{d.get('undecided', 0)} · underspecified replies asking for the missing information: "
+            f"{pct(d.get('underspecified_asks_for_missing'))}",
+        ]
+        return "\n".join(lines) + "\n"
+
+    def to_table(self) -> str:
+        """A compact plain-text table for terminals."""
+        m = self.metrics
+        r = m["rates"]
+        ci = m.get("intervals", {})
+
+        def pct(x: float | None) -> str:
+            return "   —  " if x is None else f"{100 * x:6.2f}%"
+
+        def cis(c: list[float] | None) -> str:
+            return f"  [{100 * c[0]:.1f}, {100 * c[1]:.1f}]" if c else ""
+
+        v = self.versions
+        rows = [
+            f"dataset {v.get('dataset')}  judge {v.get('judge')} ({v.get('judge_mode')})  scorer {v.get('scorer')}",
+            f"records {m['n']} (positives {m['positives']}, negatives {m['negatives']}, "
+            f"excluded {m['excluded_both_empty']})",
+            f"Recall          {pct(m['recall'])}{cis(ci.get('recall'))}",
+            f"Accuracy        {pct(m['accuracy'])}{cis(ci.get('accuracy'))}",
+            f"Miss recall     {pct(r['miss_recall'])}",
+            f"Param error     {pct(r['parameter_error'])}   temporal {pct(r['temporal'])}  missing "
+            f"{pct(r['missing_argument'])}  value {pct(r['incorrect_value'])}",
+            f"Spurious call   {pct(r['spurious_call'])}",
+            f"Over recall     {pct(r['over_recall'])}",
+            f"Invalid output  {pct(r['invalid_output_pos'])} (pos)  {pct(r['invalid_output_neg'])} (neg)",
+        ]
+        for name, mx in m.get("mixtures", {}).items():
+            rows.append(f"mixture {name:<14} Recall {pct(mx['recall'])}  Accuracy {pct(mx['accuracy'])}")
+        return "\n".join(rows)
