@@ -36,7 +36,7 @@ class _ToolCache:
     def get(self, name: str, params: dict[str, Any], ann: dict[str, Any]) -> ToolInfo:
         bucket = self._by_name.setdefault(name, [])
         for p, a, info in bucket:
-            if p is params or (p == params and a == ann):
+            if (p is params or p == params) and (a is ann or a == ann):
                 return info
         props: dict[str, Any] = params.get("properties", {}) or {}
         required = frozenset(params.get("required", []) or [])

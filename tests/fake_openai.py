@@ -1,0 +1,90 @@
+"""A local OpenAI-compatible HTTP server for tests: real sockets, real `openai` client on the other side.
+
+``FakeOpenAI(behaviour)`` serves ``POST /v1/chat/completions``; ``behaviour(body) -> dict`` returns the
+assistant message (``{"content": ...}`` or ``{"tool_calls": [...]}``), or raises ``HTTPFail(status)``.
+The server counts requests and can add latency.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+class HTTPFail(Exception):
+    def __init__(self, status: int, message: str = "fail") -> None:
+        super().__init__(message)
+        self.status = status
+
+
+Behaviour = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class FakeOpenAI:
+    def __init__(self, behaviour: Behaviour, latency_s: float = 0.0) -> None:
+        self.behaviour = behaviour
+        self.latency_s = latency_s
+        self.requests: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        outer = self
+
+        class H(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                n = int(self.headers.get("Content-Length", "0"))
+                body = json.loads(self.rfile.read(n) or b"{}")
+                with outer._lock:
+                    outer.requests.append(body)
+                if outer.latency_s:
+                    time.sleep(outer.latency_s)
+                try:
+                    msg = outer.behaviour(body)
+                    status, payload = 200, {
+                        "id": "chatcmpl-test",
+                        "object": "chat.completion",
+                        "created": 0,
+                        "model": body.get("model", "fake"),
+                        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": None, **msg}}],
+                        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+                    }
+                except HTTPFail as e:
+                    status, payload = e.status, {"error": {"message": str(e), "type": "test", "code": e.status}}
+                data = json.dumps(payload, ensure_ascii=False).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                if status == 429:
+                    self.send_header("Retry-After", "0")
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), H)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def __enter__(self) -> FakeOpenAI:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def judge_data(body: dict[str, Any]) -> dict[str, Any]:
+    """The DATA object the judge sends in its user message."""
+    text = body["messages"][-1]["content"]
+    data: dict[str, Any] = json.loads(text.split("DATA:\n", 1)[1])
+    return data

@@ -1,0 +1,68 @@
+"""The judge against case files (tests/cases/judge_*.jsonl): per-argument reasons and SPEC §4 precedence."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from judge_fixtures import load_cases, make_pred, make_record
+
+from plugineval.judge import Judge
+
+ARG_CASES = load_cases("judge_args.jsonl")
+REC_CASES = load_cases("judge_records.jsonl")
+JUDGE = Judge("rules")
+
+
+def _check(v: Any, expected: dict[str, Any]) -> None:
+    assert str(v.outcome) == expected["outcome"], v.to_dict()
+    if "category" in expected:
+        assert (None if v.category is None else str(v.category)) == expected["category"], v.to_dict()
+    if "subtype" in expected:
+        assert (None if v.subtype is None else str(v.subtype)) == expected["subtype"], v.to_dict()
+    for arg, reason in expected.get("reasons", {}).items():
+        got = {a.arg: str(a.reason) for a in v.arguments}
+        assert got.get(arg) == reason, (arg, got)
+
+
+@pytest.mark.parametrize("case", ARG_CASES, ids=[c["note"] for c in ARG_CASES])
+def test_argument_cases(case: dict[str, Any]) -> None:
+    ann = {case["tool"]: case["ann"]} if "ann" in case else None
+    rec = make_record("r", gold=[(case["tool"], case["gold"])], alts=[case["alt"]] if "alt" in case else None, ann=ann)
+    v = JUDGE.judge_one(rec, make_pred("r", [(case["tool"], case["pred"])]))
+    _check(v, case["expected"])
+
+
+@pytest.mark.parametrize("case", REC_CASES, ids=[c["note"] for c in REC_CASES])
+def test_record_cases(case: dict[str, Any]) -> None:
+    rec = make_record("r", kind=case["kind"], gold=[tuple(g) for g in case.get("gold", [])], scope=case.get("scope"))  # type: ignore[misc]
+    pred = case["pred"]
+    v = JUDGE.judge_one(rec, make_pred("r", [tuple(c) for c in pred] if isinstance(pred, list) else pred))
+    _check(v, case["expected"])
+
+
+def test_failed_query_gets_exactly_one_category() -> None:
+    for case in REC_CASES:
+        rec = make_record("r", kind=case["kind"], gold=[tuple(g) for g in case.get("gold", [])], scope=case.get("scope"))  # type: ignore[misc]
+        pred = case["pred"]
+        v = JUDGE.judge_one(rec, make_pred("r", [tuple(c) for c in pred] if isinstance(pred, list) else pred))
+        assert (v.category is None) == (str(v.outcome) in ("TP", "TN"))
+
+
+def test_underspecified_diagnostic_does_not_change_the_outcome() -> None:
+    rec = make_record("u", kind="underspecified", target="search", query="帮我查去上海的票")
+    asks = JUDGE.judge_one(rec, make_pred("u", [], content="好的，请问您从哪个城市出发？哪天走？"))
+    silent = JUDGE.judge_one(rec, make_pred("u", [], content="好的。"))
+    assert asks.asks_for_missing is True and silent.asks_for_missing is False
+    assert str(asks.outcome) == str(silent.outcome) == "TN"
+
+
+def test_hybrid_without_endpoint_runs_as_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PLUGINEVAL_JUDGE_BASE_URL", raising=False)
+    j = Judge("hybrid")
+    assert j.mode == "rules" and j.requested_mode == "hybrid"
+
+
+def test_bad_mode_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="judge mode must be one of"):
+        Judge("strict")  # type: ignore[arg-type]
