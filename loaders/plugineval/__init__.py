@@ -16,15 +16,15 @@ from ._version import JUDGE_VERSION, SCHEMA_VERSION, SCORER_VERSION, __version__
 
 if TYPE_CHECKING:
     from .catalog import Catalog, load_catalog
-    from .evaluate import compare, evaluate
+    from .scoring import compare, evaluate
     from .judge import Judge, LLMConfig
     from .report import Report
     from .schema import Prediction, Record
     from .sources import load_records
 
 _LAZY = {
-    "evaluate": ".evaluate",
-    "compare": ".evaluate",
+    "evaluate": ".scoring",
+    "compare": ".scoring",
     "Judge": ".judge",
     "LLMConfig": ".judge",
     "Report": ".report",

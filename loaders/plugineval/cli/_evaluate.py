@@ -53,7 +53,7 @@ def _pct(x: float | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     if args.command == "compare":
-        from ..evaluate import compare
+        from ..scoring import compare
         from ..report import Report
 
         try:
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"warning: {out['warning']}")
         return 0
 
-    from ..evaluate import evaluate
+    from ..scoring import evaluate
     from ..predictions import PredictionFileError
 
     if not Path(args.predictions).exists():

@@ -1,0 +1,148 @@
+"""Predictions files (SPEC §5), evaluate() joined by id, metrics, mixtures, intervals, compare, CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from judge_fixtures import make_record
+
+from plugineval import compare, evaluate
+from plugineval.metrics import mixture, summarize
+from plugineval.predictions import PredictionFileError, parse_predictions, read_predictions
+from plugineval.report import Report
+
+GOLD = {"city": "北京"}
+
+
+def _records() -> list:  # type: ignore[type-arg]
+    recs = []
+    for i, d in enumerate(["easy", "easy", "medium", "hard"]):
+        recs.append(make_record(f"p{i}", gold=[("weather", GOLD)], difficulty=d))
+    recs.append(make_record("n0", kind="neg_A", scope="global", difficulty="easy"))
+    recs.append(make_record("n1", kind="neg_C", scope="targeted", difficulty="hard"))
+    return recs
+
+
+def _lines(rows: list[dict]) -> list[str]:  # type: ignore[type-arg]
+    return [json.dumps(r, ensure_ascii=False) for r in rows]
+
+
+def test_plain_and_openai_forms_and_optional_keys() -> None:
+    lines = _lines(
+        [
+            {"id": "a", "calls": [{"name": "weather", "arguments": {"city": "北京"}}], "latency_ms": 12.5, "model": "m"},
+            {"id": "b", "tool_calls": [{"id": "x", "type": "function", "function": {"name": "weather", "arguments": "{\"city\": \"北京\"}"}}]},
+            {"id": "c", "tool_calls": [{"type": "function", "function": {"name": "weather", "arguments": "{city: 北京"}}]},
+            {"id": "d", "calls": [], "content": "不需要工具", "usage": {"prompt_tokens": 3}, "cost_usd": 0.001},
+            {"id": "e", "calls": [], "error": "HTTP 500"},
+        ]
+    )
+    p = parse_predictions(lines)
+    assert p["a"].calls[0].arguments == {"city": "北京"} and p["a"].latency_ms == 12.5
+    assert p["b"].calls[0].arguments == {"city": "北京"} and not p["b"].invalid
+    assert p["c"].invalid and "not valid JSON" in (p["c"].invalid_reason or "")
+    assert p["d"].content == "不需要工具" and not p["d"].invalid
+    assert p["e"].invalid
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("{not json", "line 2: not valid JSON"),
+        ('{"calls": []}', "line 2: 'id' must be a non-empty string"),
+        ('{"id": "a", "calls": []}', "line 2: duplicate id 'a' (first on line 1)"),
+        ('{"id": "zz", "calls": []}', "line 2: unknown id 'zz'"),
+        ('{"id": "b", "calls": {"name": "x"}}', "line 2: 'calls' must be a list"),
+        ('{"id": "b", "calls": [{"name": "x", "arguments": 3}]}', "line 2: calls[0].arguments must be an object"),
+        ('{"id": "b", "latency_ms": "fast"}', "line 2: 'latency_ms' must be"),
+        ('{"id": "b", "answer": 1}', "line 2: unknown keys ['answer']"),
+    ],
+)
+def test_bad_lines_are_named(line: str, message: str) -> None:
+    with pytest.raises(PredictionFileError) as e:
+        parse_predictions(['{"id": "a", "calls": []}', line], "preds.jsonl", known_ids={"a", "b"})
+    assert message in str(e.value) and "nothing was scored" in str(e.value)
+
+
+def test_size_limit(tmp_path: Path) -> None:
+    f = tmp_path / "p.jsonl"
+    f.write_text('{"id": "a", "calls": []}\n' * 100, encoding="utf-8")
+    with pytest.raises(PredictionFileError, match="the limit is"):
+        read_predictions(f, max_bytes=1000)
+
+
+def test_evaluate_joins_by_id_and_missing_lines_are_invalid() -> None:
+    recs = _records()
+    preds = [
+        {"id": "n1", "calls": [{"name": "weather", "arguments": {"city": "东京"}}]},
+        {"id": "p0", "calls": [{"name": "weather", "arguments": {"city": "Beijing"}}]},
+        {"id": "p2", "calls": [{"name": "weather", "arguments": {"city": "上海"}}]},
+        {"id": "n0", "calls": [], "content": "你好"},
+        {"id": "p3", "calls": [{"name": "weather", "arguments": {"city": "北京"}}]},
+    ]
+    rep = evaluate(preds, recs, judge="rules")
+    pr = rep.per_record
+    assert pr["p0"]["outcome"] == "TP" and pr["p3"]["outcome"] == "TP"
+    assert pr["p1"]["category"] == "invalid_output"  # no line
+    assert pr["p2"]["category"] == "parameter_error" and pr["n1"]["category"] == "over_recall"
+    m = rep.metrics
+    assert m["confusion"] == {"TP": 2, "FN": 2, "FP": 1, "TN": 1}
+    assert m["recall"] == 0.5 and m["accuracy"] == 0.5
+    assert m["rates"]["invalid_output_pos"] == 0.25 and m["rates"]["over_recall"] == 0.5
+    assert rep.versions["judge"] and rep.versions["scorer"] and rep.versions["dataset"] == "test"
+    for e in pr.values():
+        assert {"outcome", "category", "subtype", "kind", "difficulty", "domain", "target_plugin", "arguments"} <= set(e)
+    # a report round-trips and recomputes the same figures from per_record alone
+    again = Report.from_dict(json.loads(json.dumps(rep.to_dict())))
+    assert summarize(list(again.per_record.values()))["recall"] == m["recall"]
+    assert "Recall" in rep.to_markdown()
+
+
+def test_mixture_reweights_within_positives_and_negatives() -> None:
+    entries = [
+        {"outcome": "TP", "kind": "positive", "difficulty": "easy"},
+        {"outcome": "FN", "kind": "positive", "difficulty": "hard", "category": "miss_recall"},
+        {"outcome": "TN", "kind": "neg_A", "difficulty": "easy"},
+        {"outcome": "FP", "kind": "neg_A", "difficulty": "hard", "category": "over_recall"},
+    ]
+    mx = mixture(entries, (0.6, 0.3, 0.1))  # medium absent: weights renormalized over easy and hard
+    assert mx["recall"] == pytest.approx(0.6 / 0.7)
+    assert mx["accuracy"] == pytest.approx(0.6 / 0.7)
+    with pytest.raises(ValueError, match="three non-negative"):
+        mixture(entries, (1.0, -1.0, 0.0))
+
+
+def test_intervals_are_seeded_and_compare_is_paired() -> None:
+    recs = _records()
+    good = [{"id": r.id, "calls": [{"name": "weather", "arguments": GOLD}] if r.kind == "positive" else []} for r in recs]
+    bad = [{"id": r.id, "calls": []} for r in recs]
+    a, a2 = evaluate(bad, recs, judge="rules"), evaluate(bad, recs, judge="rules")
+    b = evaluate(good, recs, judge="rules")
+    assert a.metrics["intervals"] == a2.metrics["intervals"]
+    c = compare(a, b)
+    assert c["n_paired"] == 6 and c["recall_diff"] == 1.0
+    assert c["flips"]["b_right_a_wrong"] == 4 and c["flips"]["a_right_b_wrong"] == 0
+
+
+def test_cli_evaluate_and_compare(tmp_path: Path) -> None:
+    recs = _records()
+    rec_file = tmp_path / "records.jsonl"
+    rec_file.write_text("\n".join(json.dumps(r.to_row(), ensure_ascii=False) for r in recs), encoding="utf-8")
+    pf = tmp_path / "p.jsonl"
+    pf.write_text("\n".join(_lines([{"id": "p0", "calls": [{"name": "weather", "arguments": GOLD}]}])), encoding="utf-8")
+    cmd = [sys.executable, "-m", "plugineval.cli", "evaluate", str(pf), "--records", str(rec_file), "--judge", "rules"]
+    out = subprocess.run([*cmd, "--out", str(tmp_path / "r.json")], capture_output=True, text=True, check=True)
+    assert "Recall" in out.stdout and (tmp_path / "r.json").exists()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "p0"}\n{"id": "nope"}\n', encoding="utf-8")
+    res = subprocess.run([*cmd[:4], str(bad), *cmd[5:]], capture_output=True, text=True)
+    assert res.returncode == 2 and "line 2: unknown id 'nope'" in res.stderr and "Traceback" not in res.stderr
+    cmp = subprocess.run(
+        [sys.executable, "-m", "plugineval.cli", "compare", str(tmp_path / "r.json"), str(tmp_path / "r.json")],
+        capture_output=True, text=True, check=True,
+    )
+    assert "paired records: 6" in cmp.stdout
