@@ -47,16 +47,28 @@ class FakeOpenAI:
                     time.sleep(outer.latency_s)
                 try:
                     msg = outer.behaviour(body)
-                    status, payload = 200, {
-                        "id": "chatcmpl-test",
-                        "object": "chat.completion",
-                        "created": 0,
-                        "model": body.get("model", "fake"),
-                        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": None, **msg}}],
-                        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
-                    }
+                    status, payload = (
+                        200,
+                        {
+                            "id": "chatcmpl-test",
+                            "object": "chat.completion",
+                            "created": 0,
+                            "model": body.get("model", "fake"),
+                            "choices": [
+                                {
+                                    "index": 0,
+                                    "finish_reason": "stop",
+                                    "message": {"role": "assistant", "content": None, **msg},
+                                }
+                            ],
+                            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+                        },
+                    )
                 except HTTPFail as e:
-                    status, payload = e.status, {"error": {"message": str(e), "type": "test", "code": e.status}}
+                    status, payload = (
+                        e.status,
+                        {"error": {"message": str(e), "type": "test", "code": e.status}},
+                    )
                 data = json.dumps(payload, ensure_ascii=False).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")

@@ -10,7 +10,13 @@ from plugineval.schema import Call, GoldAlternative, Prediction, Record
 
 CASES = Path(__file__).parent / "cases"
 TOOLS: dict[str, Any] = json.loads((CASES / "judge_tools.json").read_text(encoding="utf-8"))
-LABELS = {"positive": (True, True), "neg_A": (False, False), "neg_B": (True, False), "neg_C": (True, False), "underspecified": (True, True)}
+LABELS = {
+    "positive": (True, True),
+    "neg_A": (False, False),
+    "neg_B": (True, False),
+    "neg_C": (True, False),
+    "underspecified": (True, True),
+}
 
 
 def load_cases(name: str) -> list[dict[str, Any]]:
@@ -33,7 +39,11 @@ def make_record(
     gold = gold or []
     names = sorted({g[0] for g in gold} | {target})
     needs, rel = LABELS[kind]
-    basis = {"type": "inference_depth", "depth": 0} if kind == "positive" else {"type": "behavioral", "p_K": 1.0, "K": 5}
+    basis = (
+        {"type": "inference_depth", "depth": 0}
+        if kind == "positive"
+        else {"type": "behavioral", "p_K": 1.0, "K": 5}
+    )
     return Record(
         id=rid,
         version="test",

@@ -67,7 +67,9 @@ def test_enum_aliases_are_unambiguous() -> None:
 
 def test_invalid_catalog_file_names_file_and_field(tmp_path: Path) -> None:
     bad = tmp_path / "broken.yaml"
-    bad.write_text("id: x\nname: 坏的\ndescription: 坏的领域\nplugins:\n  - id: p\n    name: 插件\n", encoding="utf-8")
+    bad.write_text(
+        "id: x\nname: 坏的\ndescription: 坏的领域\nplugins:\n  - id: p\n    name: 插件\n", encoding="utf-8"
+    )
     with pytest.raises(SchemaError) as e:
         load_catalog(bad)
     msg = str(e.value)
@@ -75,7 +77,11 @@ def test_invalid_catalog_file_names_file_and_field(tmp_path: Path) -> None:
 
 
 def test_cross_reference_errors_are_reported(tmp_path: Path) -> None:
-    src = (Path(__file__).parents[1] / "loaders/plugineval/catalog/data/travel.yaml").read_text(encoding="utf-8")
-    (tmp_path / "travel.yaml").write_text(src.replace("needed_plugin: flight_tickets", "needed_plugin: nope"), "utf-8")
+    src = (Path(__file__).parents[1] / "loaders/plugineval/catalog/data/travel.yaml").read_text(
+        encoding="utf-8"
+    )
+    (tmp_path / "travel.yaml").write_text(
+        src.replace("needed_plugin: flight_tickets", "needed_plugin: nope"), "utf-8"
+    )
     with pytest.raises(SchemaError, match="needed_plugin 'nope'"):
         load_catalog(tmp_path)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from judge_fixtures import load_cases, make_pred, make_record
 
 from plugineval.judge import Judge
+
+from judge_fixtures import load_cases, make_pred, make_record
 
 ARG_CASES = load_cases("judge_args.jsonl")
 REC_CASES = load_cases("judge_records.jsonl")
@@ -28,14 +29,18 @@ def _check(v: Any, expected: dict[str, Any]) -> None:
 @pytest.mark.parametrize("case", ARG_CASES, ids=[c["note"] for c in ARG_CASES])
 def test_argument_cases(case: dict[str, Any]) -> None:
     ann = {case["tool"]: case["ann"]} if "ann" in case else None
-    rec = make_record("r", gold=[(case["tool"], case["gold"])], alts=[case["alt"]] if "alt" in case else None, ann=ann)
+    rec = make_record(
+        "r", gold=[(case["tool"], case["gold"])], alts=[case["alt"]] if "alt" in case else None, ann=ann
+    )
     v = JUDGE.judge_one(rec, make_pred("r", [(case["tool"], case["pred"])]))
     _check(v, case["expected"])
 
 
 @pytest.mark.parametrize("case", REC_CASES, ids=[c["note"] for c in REC_CASES])
 def test_record_cases(case: dict[str, Any]) -> None:
-    rec = make_record("r", kind=case["kind"], gold=[tuple(g) for g in case.get("gold", [])], scope=case.get("scope"))  # type: ignore[misc]
+    rec = make_record(
+        "r", kind=case["kind"], gold=[tuple(g) for g in case.get("gold", [])], scope=case.get("scope")
+    )  # type: ignore[misc]
     pred = case["pred"]
     v = JUDGE.judge_one(rec, make_pred("r", [tuple(c) for c in pred] if isinstance(pred, list) else pred))
     _check(v, case["expected"])
@@ -43,7 +48,9 @@ def test_record_cases(case: dict[str, Any]) -> None:
 
 def test_failed_query_gets_exactly_one_category() -> None:
     for case in REC_CASES:
-        rec = make_record("r", kind=case["kind"], gold=[tuple(g) for g in case.get("gold", [])], scope=case.get("scope"))  # type: ignore[misc]
+        rec = make_record(
+            "r", kind=case["kind"], gold=[tuple(g) for g in case.get("gold", [])], scope=case.get("scope")
+        )  # type: ignore[misc]
         pred = case["pred"]
         v = JUDGE.judge_one(rec, make_pred("r", [tuple(c) for c in pred] if isinstance(pred, list) else pred))
         assert (v.category is None) == (str(v.outcome) in ("TP", "TN"))

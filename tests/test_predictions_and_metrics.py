@@ -8,12 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from judge_fixtures import make_record
 
 from plugineval import compare, evaluate
 from plugineval.metrics import mixture, summarize
 from plugineval.predictions import PredictionFileError, parse_predictions, read_predictions
 from plugineval.report import Report
+
+from judge_fixtures import make_record
 
 GOLD = {"city": "北京"}
 
@@ -34,10 +35,35 @@ def _lines(rows: list[dict]) -> list[str]:  # type: ignore[type-arg]
 def test_plain_and_openai_forms_and_optional_keys() -> None:
     lines = _lines(
         [
-            {"id": "a", "calls": [{"name": "weather", "arguments": {"city": "北京"}}], "latency_ms": 12.5, "model": "m"},
-            {"id": "b", "tool_calls": [{"id": "x", "type": "function", "function": {"name": "weather", "arguments": "{\"city\": \"北京\"}"}}]},
-            {"id": "c", "tool_calls": [{"type": "function", "function": {"name": "weather", "arguments": "{city: 北京"}}]},
-            {"id": "d", "calls": [], "content": "不需要工具", "usage": {"prompt_tokens": 3}, "cost_usd": 0.001},
+            {
+                "id": "a",
+                "calls": [{"name": "weather", "arguments": {"city": "北京"}}],
+                "latency_ms": 12.5,
+                "model": "m",
+            },
+            {
+                "id": "b",
+                "tool_calls": [
+                    {
+                        "id": "x",
+                        "type": "function",
+                        "function": {"name": "weather", "arguments": '{"city": "北京"}'},
+                    }
+                ],
+            },
+            {
+                "id": "c",
+                "tool_calls": [
+                    {"type": "function", "function": {"name": "weather", "arguments": "{city: 北京"}}
+                ],
+            },
+            {
+                "id": "d",
+                "calls": [],
+                "content": "不需要工具",
+                "usage": {"prompt_tokens": 3},
+                "cost_usd": 0.001,
+            },
             {"id": "e", "calls": [], "error": "HTTP 500"},
         ]
     )
@@ -57,7 +83,10 @@ def test_plain_and_openai_forms_and_optional_keys() -> None:
         ('{"id": "a", "calls": []}', "line 2: duplicate id 'a' (first on line 1)"),
         ('{"id": "zz", "calls": []}', "line 2: unknown id 'zz'"),
         ('{"id": "b", "calls": {"name": "x"}}', "line 2: 'calls' must be a list"),
-        ('{"id": "b", "calls": [{"name": "x", "arguments": 3}]}', "line 2: calls[0].arguments must be an object"),
+        (
+            '{"id": "b", "calls": [{"name": "x", "arguments": 3}]}',
+            "line 2: calls[0].arguments must be an object",
+        ),
         ('{"id": "b", "latency_ms": "fast"}', "line 2: 'latency_ms' must be"),
         ('{"id": "b", "answer": 1}', "line 2: unknown keys ['answer']"),
     ],
@@ -95,7 +124,16 @@ def test_evaluate_joins_by_id_and_missing_lines_are_invalid() -> None:
     assert m["rates"]["invalid_output_pos"] == 0.25 and m["rates"]["over_recall"] == 0.5
     assert rep.versions["judge"] and rep.versions["scorer"] and rep.versions["dataset"] == "test"
     for e in pr.values():
-        assert {"outcome", "category", "subtype", "kind", "difficulty", "domain", "target_plugin", "arguments"} <= set(e)
+        assert {
+            "outcome",
+            "category",
+            "subtype",
+            "kind",
+            "difficulty",
+            "domain",
+            "target_plugin",
+            "arguments",
+        } <= set(e)
     # a report round-trips and recomputes the same figures from per_record alone
     again = Report.from_dict(json.loads(json.dumps(rep.to_dict())))
     assert summarize(list(again.per_record.values()))["recall"] == m["recall"]
@@ -118,7 +156,10 @@ def test_mixture_reweights_within_positives_and_negatives() -> None:
 
 def test_intervals_are_seeded_and_compare_is_paired() -> None:
     recs = _records()
-    good = [{"id": r.id, "calls": [{"name": "weather", "arguments": GOLD}] if r.kind == "positive" else []} for r in recs]
+    good = [
+        {"id": r.id, "calls": [{"name": "weather", "arguments": GOLD}] if r.kind == "positive" else []}
+        for r in recs
+    ]
     bad = [{"id": r.id, "calls": []} for r in recs]
     a, a2 = evaluate(bad, recs, judge="rules"), evaluate(bad, recs, judge="rules")
     b = evaluate(good, recs, judge="rules")
@@ -133,16 +174,39 @@ def test_cli_evaluate_and_compare(tmp_path: Path) -> None:
     rec_file = tmp_path / "records.jsonl"
     rec_file.write_text("\n".join(json.dumps(r.to_row(), ensure_ascii=False) for r in recs), encoding="utf-8")
     pf = tmp_path / "p.jsonl"
-    pf.write_text("\n".join(_lines([{"id": "p0", "calls": [{"name": "weather", "arguments": GOLD}]}])), encoding="utf-8")
-    cmd = [sys.executable, "-m", "plugineval.cli", "evaluate", str(pf), "--records", str(rec_file), "--judge", "rules"]
-    out = subprocess.run([*cmd, "--out", str(tmp_path / "r.json")], capture_output=True, text=True, check=True)
+    pf.write_text(
+        "\n".join(_lines([{"id": "p0", "calls": [{"name": "weather", "arguments": GOLD}]}])), encoding="utf-8"
+    )
+    cmd = [
+        sys.executable,
+        "-m",
+        "plugineval.cli",
+        "evaluate",
+        str(pf),
+        "--records",
+        str(rec_file),
+        "--judge",
+        "rules",
+    ]
+    out = subprocess.run(
+        [*cmd, "--out", str(tmp_path / "r.json")], capture_output=True, text=True, check=True
+    )
     assert "Recall" in out.stdout and (tmp_path / "r.json").exists()
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"id": "p0"}\n{"id": "nope"}\n', encoding="utf-8")
     res = subprocess.run([*cmd[:4], str(bad), *cmd[5:]], capture_output=True, text=True)
     assert res.returncode == 2 and "line 2: unknown id 'nope'" in res.stderr and "Traceback" not in res.stderr
     cmp = subprocess.run(
-        [sys.executable, "-m", "plugineval.cli", "compare", str(tmp_path / "r.json"), str(tmp_path / "r.json")],
-        capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-m",
+            "plugineval.cli",
+            "compare",
+            str(tmp_path / "r.json"),
+            str(tmp_path / "r.json"),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert "paired records: 6" in cmp.stdout

@@ -10,10 +10,11 @@ from typing import Any
 import anyio
 import pytest
 from jsonschema import Draft202012Validator
-from tool_probes import violating_arguments
 
 from plugineval.builder.tools.server import ToolExecutor, parse_result
 from plugineval.catalog import load_catalog
+
+from tool_probes import violating_arguments
 
 CAT = load_catalog()
 BOUNDARY_CASES = [(p, b, t) for p, b in CAT.iter_boundaries() for t in b.tools]
@@ -51,7 +52,9 @@ def test_every_boundary_is_enforced(plugin: Any, boundary: Any, tool: str) -> No
     args, ref = violating_arguments(CAT.tool(tool), boundary)
     (o,) = _run([(tool, args, ref)])
     assert not o.ok, f"{tool}({args}) should cross {boundary.id}"
-    assert o.error_code == boundary.code, f"{tool}: expected {boundary.code}, got {o.error_code}: {o.error_message}"
+    assert o.error_code == boundary.code, (
+        f"{tool}: expected {boundary.code}, got {o.error_code}: {o.error_message}"
+    )
     assert o.error_message and "Error executing tool" not in o.error_message
 
 

@@ -170,7 +170,9 @@ def compile_tools(catalog: Catalog, domain_id: str) -> dict[str, CompiledTool]:
     for p in catalog.domain(domain_id).plugins:
         for t in p.tools:
             if t.name not in HANDLERS:
-                raise RuntimeError(f"tool {t.name!r} (plugin {p.id}) has no handler in domains/{domain_id}.py")
+                raise RuntimeError(
+                    f"tool {t.name!r} (plugin {p.id}) has no handler in domains/{domain_id}.py"
+                )
             out[t.name] = CompiledTool(
                 spec=t,
                 handler=HANDLERS[t.name],
@@ -214,5 +216,7 @@ def execute(
         raise ToolFailure("EMPTY_RESULT", f"{name} returned nothing")
     out_errors = tool.outputs.errors(result)
     if out_errors:
-        raise ToolFailure("INTERNAL_OUTPUT_INVALID", f"{name} produced output that breaks its schema: {out_errors}")
+        raise ToolFailure(
+            "INTERNAL_OUTPUT_INVALID", f"{name} produced output that breaks its schema: {out_errors}"
+        )
     return result

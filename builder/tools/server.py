@@ -92,13 +92,17 @@ class DomainServer(MCPServer[Any]):
         except ValueError:
             raise ToolFailure("BAD_REFERENCE_TIME", f"_meta.reference_time {raw!r} is not ISO 8601") from None
         if dt.tzinfo is None:
-            raise ToolFailure("BAD_REFERENCE_TIME", "_meta.reference_time must carry a UTC offset, e.g. +08:00")
+            raise ToolFailure(
+                "BAD_REFERENCE_TIME", "_meta.reference_time must carry a UTC offset, e.g. +08:00"
+            )
         return dt
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         tool = self.tools_by_name.get(name)
         if tool is None:
-            err = ToolFailure("UNKNOWN_TOOL", f"no tool {name!r} here; tools: {', '.join(self.tools_by_name)}")
+            err = ToolFailure(
+                "UNKNOWN_TOOL", f"no tool {name!r} here; tools: {', '.join(self.tools_by_name)}"
+            )
             raise ToolError(json.dumps(err.to_dict(name), ensure_ascii=False))
         try:
             if tool.spec.stateful and self._state is None:
@@ -203,9 +207,12 @@ class ToolExecutor:
         self.calls += 1
         try:
             with anyio.fail_after(self.timeout_s):
-                res = await client.call_tool(name, arguments, meta={META_KEY: reference_time})
+                meta: Any = {META_KEY: reference_time}
+                res = await client.call_tool(name, arguments, meta=meta)
         except TimeoutError:
-            return CallOutcome(False, None, "TIMEOUT", f"no answer within {self.timeout_s:g} s", 1000 * self.timeout_s)
+            return CallOutcome(
+                False, None, "TIMEOUT", f"no answer within {self.timeout_s:g} s", 1000 * self.timeout_s
+            )
         ok, data, code, msg = parse_result(res)
         return CallOutcome(ok, data, code, msg, 1000 * (anyio.current_time() - t0))
 

@@ -16,10 +16,10 @@ from ._version import JUDGE_VERSION, SCHEMA_VERSION, SCORER_VERSION, __version__
 
 if TYPE_CHECKING:
     from .catalog import Catalog, load_catalog
-    from .scoring import compare, evaluate
     from .judge import Judge, LLMConfig
     from .report import Report
     from .schema import Prediction, Record
+    from .scoring import compare, evaluate
     from .sources import load_records
 
 _LAZY = {

@@ -66,8 +66,9 @@ FORMATS: dict[str, Callable[[str], bool]] = {
 
 _TYPES: dict[str, Callable[[Any], bool]] = {
     "string": lambda v: isinstance(v, str),
-    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool))
-    or (isinstance(v, float) and v.is_integer()),
+    "integer": lambda v: (
+        (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer())
+    ),
     "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "array": lambda v: isinstance(v, list),
@@ -99,29 +100,33 @@ def _type_name(v: Any) -> str:
 def compile_schema(schema: dict[str, Any], check_formats: bool = True) -> Check:
     """Compile ``schema`` into ``check(value, path, errors)`` that appends 'path: message' strings."""
     checks: list[Check] = []
-    unknown = set(schema) - _IGNORED - {
-        "type",
-        "enum",
-        "const",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "format",
-        "items",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "properties",
-        "required",
-        "additionalProperties",
-        "anyOf",
-        "oneOf",
-    }
+    unknown = (
+        set(schema)
+        - _IGNORED
+        - {
+            "type",
+            "enum",
+            "const",
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+            "minLength",
+            "maxLength",
+            "pattern",
+            "format",
+            "items",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "properties",
+            "required",
+            "additionalProperties",
+            "anyOf",
+            "oneOf",
+        }
+    )
     if unknown:
         raise SchemaCompileError(f"unsupported JSON Schema keywords: {sorted(unknown)}")
 
@@ -208,7 +213,9 @@ def compile_schema(schema: dict[str, Any], check_formats: bool = True) -> Check:
                     s(v, p, errs)
                     ok += not errs
                 if ok == 0 or (one and ok > 1):
-                    e.append(f"{p}: matches {ok} of the alternatives, expected {'exactly 1' if one else '≥ 1'}")
+                    e.append(
+                        f"{p}: matches {ok} of the alternatives, expected {'exactly 1' if one else '≥ 1'}"
+                    )
 
             checks.append(c_any)
 

@@ -52,7 +52,6 @@ def summarize(entries: Iterable[Entry]) -> dict[str, Any]:
                 c[sub] += 1
         elif cat == "invalid_output":
             c["invalid_output_neg"] += 1
-            c["over_recall_or_invalid"] += 1
         elif cat == "over_recall":
             c["over_recall"] += 1
     tp, fn, fp, tn = c["TP"], c["FN"], c["FP"], c["TN"]
@@ -95,7 +94,9 @@ def breakdown(entries: Sequence[Entry], key: str) -> dict[str, dict[str, Any]]:
 def mixture(entries: Sequence[Entry], weights: Sequence[float]) -> dict[str, Any]:
     """Re-weight difficulties within positives and within negatives, each keeping its share (SPEC §4)."""
     if len(weights) != 3 or any(w < 0 for w in weights) or sum(weights) <= 0:
-        raise ValueError(f"mixture weights must be three non-negative numbers (easy, medium, hard), got {weights}")
+        raise ValueError(
+            f"mixture weights must be three non-negative numbers (easy, medium, hard), got {weights}"
+        )
     by: dict[tuple[bool, str], list[Entry]] = defaultdict(list)
     for e in entries:
         if e["outcome"] != "EXCLUDED":
@@ -121,10 +122,7 @@ def mixture(entries: Sequence[Entry], weights: Sequence[float]) -> dict[str, Any
     rec, prates, npos = side(True)
     tnr, nrates, nneg = side(False)
     total = npos + nneg
-    if total == 0:
-        accuracy = None
-    else:
-        accuracy = (npos * (rec or 0.0) + nneg * (tnr or 0.0)) / total
+    accuracy = None if total == 0 else (npos * (rec or 0.0) + nneg * (tnr or 0.0)) / total
     return {"weights": list(weights), "recall": rec, "accuracy": accuracy, "rates": prates | nrates}
 
 
@@ -176,11 +174,15 @@ def bootstrap(entries: Sequence[Entry], seed: int = 20260725, resamples: int = 1
     }
 
 
-def paired(a: Mapping[str, Entry], b: Mapping[str, Entry], seed: int = 20260725, resamples: int = 1000) -> dict[str, Any]:
+def paired(
+    a: Mapping[str, Entry], b: Mapping[str, Entry], seed: int = 20260725, resamples: int = 1000
+) -> dict[str, Any]:
     """Paired comparison by record id: differences B − A with paired-bootstrap 95% intervals."""
     import numpy as np
 
-    ids = sorted(i for i in set(a) & set(b) if a[i]["outcome"] != "EXCLUDED" and b[i]["outcome"] != "EXCLUDED")
+    ids = sorted(
+        i for i in set(a) & set(b) if a[i]["outcome"] != "EXCLUDED" and b[i]["outcome"] != "EXCLUDED"
+    )
     only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))
     rng = np.random.default_rng(seed)
     by_kind: dict[str, list[str]] = defaultdict(list)
@@ -208,15 +210,21 @@ def paired(a: Mapping[str, Entry], b: Mapping[str, Entry], seed: int = 20260725,
         if not sel:
             return None
         good = ("TP",) if key == "recall" else ("TP", "TN")
-        return (sum(b[i]["outcome"] in good for i in sel) - sum(a[i]["outcome"] in good for i in sel)) / len(sel)
+        return (sum(b[i]["outcome"] in good for i in sel) - sum(a[i]["outcome"] in good for i in sel)) / len(
+            sel
+        )
 
     def ci(x: Any) -> list[float]:
         lo, hi = np.percentile(x, [2.5, 97.5])
         return [float(lo), float(hi)]
 
     flips = {
-        "b_right_a_wrong": [i for i in ids if b[i]["outcome"] in ("TP", "TN") and a[i]["outcome"] not in ("TP", "TN")],
-        "a_right_b_wrong": [i for i in ids if a[i]["outcome"] in ("TP", "TN") and b[i]["outcome"] not in ("TP", "TN")],
+        "b_right_a_wrong": [
+            i for i in ids if b[i]["outcome"] in ("TP", "TN") and a[i]["outcome"] not in ("TP", "TN")
+        ],
+        "a_right_b_wrong": [
+            i for i in ids if a[i]["outcome"] in ("TP", "TN") and b[i]["outcome"] not in ("TP", "TN")
+        ],
     }
     return {
         "n_paired": n,

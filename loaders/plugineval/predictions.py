@@ -118,10 +118,14 @@ def parse_line(obj: Any) -> Prediction:
         raise _LineError("'id' must be a non-empty string")
     unknown = set(obj) - {"id", "calls", "tool_calls", *OPTIONAL}
     if unknown:
-        raise _LineError(f"unknown keys {sorted(unknown)} (allowed: id, calls, tool_calls, {', '.join(OPTIONAL)})")
+        raise _LineError(
+            f"unknown keys {sorted(unknown)} (allowed: id, calls, tool_calls, {', '.join(OPTIONAL)})"
+        )
     for k, types in _TYPES.items():
         if obj.get(k) is not None and (not isinstance(obj[k], types) or isinstance(obj[k], bool)):
-            raise _LineError(f"'{k}' must be {' or '.join(t.__name__ for t in types)}, got {type(obj[k]).__name__}")
+            raise _LineError(
+                f"'{k}' must be {' or '.join(t.__name__ for t in types)}, got {type(obj[k]).__name__}"
+            )
     calls, invalid = _parse_calls(obj)
     if obj.get("error"):
         invalid = invalid or f"the model call failed: {obj['error']}"

@@ -24,7 +24,9 @@ def build_metrics(per_record: dict[str, dict[str, Any]], seed: int = 20260725) -
         for a in e.get("arguments", []):
             arg_reasons[a["reason"]] = arg_reasons.get(a["reason"], 0) + 1
     m["diagnostics"] = {
-        "underspecified_asks_for_missing": M._div(sum(bool(e["asks_for_missing"]) for e in unders), len(unders)),
+        "underspecified_asks_for_missing": M._div(
+            sum(bool(e["asks_for_missing"]) for e in unders), len(unders)
+        ),
         "underspecified_judged": len(unders),
         "argument_reasons": dict(sorted(arg_reasons.items())),
         "format_variants": arg_reasons.get("format_variant", 0),
@@ -54,7 +56,12 @@ class Report:
         return M.mixture(list(self.per_record.values()), weights)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"versions": self.versions, "meta": self.meta, "metrics": self.metrics, "per_record": self.per_record}
+        return {
+            "versions": self.versions,
+            "meta": self.meta,
+            "metrics": self.metrics,
+            "per_record": self.per_record,
+        }
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")

@@ -22,15 +22,16 @@ def _predictions(preds: PredictionsLike, known: set[str]) -> dict[str, Predictio
         return read_predictions(preds, known_ids=known)
     if isinstance(preds, Mapping):
         return dict(preds)
-    from .predictions import parse_predictions
     import json
+
+    from .predictions import parse_predictions
 
     return parse_predictions((json.dumps(dict(p), ensure_ascii=False) for p in preds), "<predictions>", known)
 
 
 def entry(record: Record, verdict: Any) -> dict[str, Any]:
     tools = sorted({c.name for c in record.gold_calls}) or list(record.target_tools)
-    d = verdict.to_dict()
+    d: dict[str, Any] = verdict.to_dict()
     d.update(
         kind=record.kind,
         negative_scope=record.negative_scope,
@@ -55,7 +56,11 @@ def evaluate(
     meta: Mapping[str, Any] | None = None,
 ) -> Report:
     """Score predictions against records (joined by id; a record with no prediction is invalid_output)."""
-    recs = list(records) if isinstance(records, Sequence) and not isinstance(records, str) else load_records(records, split, revision)
+    recs = (
+        list(records)
+        if isinstance(records, Sequence) and not isinstance(records, str)
+        else load_records(records, split, revision)
+    )
     known = {r.id for r in recs}
     preds = _predictions(predictions, known)
     j = judge if isinstance(judge, Judge) else Judge(judge)
@@ -93,8 +98,18 @@ def evaluate(
 def compare(a: Report, b: Report, seed: int = 20260725) -> dict[str, Any]:
     """Paired comparison of two reports by record id (B − A)."""
     out = paired(a.per_record, b.per_record, seed=seed)
-    out["a"] = {"versions": a.versions, "model": a.meta.get("model"), "recall": a.recall, "accuracy": a.accuracy}
-    out["b"] = {"versions": b.versions, "model": b.meta.get("model"), "recall": b.recall, "accuracy": b.accuracy}
+    out["a"] = {
+        "versions": a.versions,
+        "model": a.meta.get("model"),
+        "recall": a.recall,
+        "accuracy": a.accuracy,
+    }
+    out["b"] = {
+        "versions": b.versions,
+        "model": b.meta.get("model"),
+        "recall": b.recall,
+        "accuracy": b.accuracy,
+    }
     if a.versions.get("dataset") != b.versions.get("dataset"):
         out["warning"] = "the reports score different dataset versions: only shared ids are compared"
     return out

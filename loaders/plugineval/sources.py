@@ -57,7 +57,9 @@ def snapshot(repo_id: str, revision: str | None) -> Path:
     return Path(snapshot_download(repo_id, repo_type="dataset", revision=revision))
 
 
-def load_rows(source: str | Path | None = None, split: str = "test", revision: str | None = None) -> list[dict[str, Any]]:
+def load_rows(
+    source: str | Path | None = None, split: str = "test", revision: str | None = None
+) -> list[dict[str, Any]]:
     src = str(source) if source is not None else default_source()
     p = Path(src)
     if p.is_file():
@@ -69,7 +71,9 @@ def load_rows(source: str | Path | None = None, split: str = "test", revision: s
     raise FileNotFoundError(f"records source {src!r} is neither a file, a release folder nor a Hub repo id")
 
 
-def load_records(source: str | Path | None = None, split: str = "test", revision: str | None = None) -> list[Record]:
+def load_records(
+    source: str | Path | None = None, split: str = "test", revision: str | None = None
+) -> list[Record]:
     """Typed records; a bad row raises SchemaError naming the record id and the field."""
     rows = load_rows(source, split, revision)
     out = [Record.from_row(r) for r in rows]

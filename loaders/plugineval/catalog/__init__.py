@@ -111,7 +111,9 @@ class Catalog:
 
 def _load_file(path: Path) -> Domain:
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        raw = yaml.load(
+            path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        )
     except yaml.YAMLError as e:
         raise SchemaError(str(path), [f"not valid YAML: {e}"]) from None
     if not isinstance(raw, dict):
@@ -160,7 +162,7 @@ def _check_plugin(p: Plugin, all_plugins: set[str], partial: bool = False) -> li
     sids = [s.id for s in p.scenarios]
     if len(sids) != len(set(sids)):
         out.append("scenario ids are not unique")
-    kinds = Counter(s.kind for s in p.scenarios)
+    kinds: Counter[str] = Counter(s.kind for s in p.scenarios)
     if kinds["trigger"] < MIN_TRIGGERS:
         out.append(f"needs ≥ {MIN_TRIGGERS} trigger scenarios, has {kinds['trigger']}")
     out += [f"has no {k} scenario" for k in NEGATIVE_KINDS if kinds[k] == 0]

@@ -16,7 +16,9 @@ class CliError(Exception):
 
 
 def _add_catalog(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("catalog", help="inspect the plugin catalog", description="Inspect the plugin catalog.")
+    p = sub.add_parser(
+        "catalog", help="inspect the plugin catalog", description="Inspect the plugin catalog."
+    )
     s = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     st = s.add_parser("stats", help="counts of domains, plugins, tools and scenarios")
     st.add_argument("--json", action="store_true", help="print JSON (with the lists of ids)")
@@ -24,7 +26,9 @@ def _add_catalog(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     sh = s.add_parser("show", help="one plugin: tools, boundaries and scenarios")
     sh.add_argument("plugin", help="plugin id, e.g. rail_tickets")
     sh.add_argument("--catalog", metavar="PATH")
-    s.add_parser("validate", help="load and check every catalog file").add_argument("--catalog", metavar="PATH")
+    s.add_parser("validate", help="load and check every catalog file").add_argument(
+        "--catalog", metavar="PATH"
+    )
 
 
 def _add_tools(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -26,7 +26,9 @@ def run_catalog(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(s, ensure_ascii=False, indent=2))
             return 0
-        print(f"domains: {s['domains']}   plugins: {s['plugins']}   tools: {s['tools']}   boundaries: {s['boundaries']}")
+        print(
+            f"domains: {s['domains']}   plugins: {s['plugins']}   tools: {s['tools']}   boundaries: {s['boundaries']}"
+        )
         kinds = "  ".join(f"{k} {n}" for k, n in s["scenarios"].items())
         print(f"scenarios: {s['scenarios_total']}  ({kinds})")
         print()

@@ -53,8 +53,8 @@ def _pct(x: float | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     if args.command == "compare":
-        from ..scoring import compare
         from ..report import Report
+        from ..scoring import compare
 
         try:
             a, b = Report.load(args.a), Report.load(args.b)
@@ -64,17 +64,27 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(out, ensure_ascii=False, indent=2))
             return 0
-        print(f"A: {out['a']['model'] or args.a}   B: {out['b']['model'] or args.b}   paired records: {out['n_paired']}")
+        print(
+            f"A: {out['a']['model'] or args.a}   B: {out['b']['model'] or args.b}   paired records: {out['n_paired']}"
+        )
         ci_r, ci_a = out["recall_diff_ci"], out["accuracy_diff_ci"]
-        print(f"Recall   B−A {_pct(out['recall_diff'])}" + (f"  95% CI [{100 * ci_r[0]:+.2f}, {100 * ci_r[1]:+.2f}]" if ci_r else ""))
-        print(f"Accuracy B−A {_pct(out['accuracy_diff'])}" + (f"  95% CI [{100 * ci_a[0]:+.2f}, {100 * ci_a[1]:+.2f}]" if ci_a else ""))
-        print(f"records B right / A wrong: {out['flips']['b_right_a_wrong']}   A right / B wrong: {out['flips']['a_right_b_wrong']}")
+        print(
+            f"Recall   B−A {_pct(out['recall_diff'])}"
+            + (f"  95% CI [{100 * ci_r[0]:+.2f}, {100 * ci_r[1]:+.2f}]" if ci_r else "")
+        )
+        print(
+            f"Accuracy B−A {_pct(out['accuracy_diff'])}"
+            + (f"  95% CI [{100 * ci_a[0]:+.2f}, {100 * ci_a[1]:+.2f}]" if ci_a else "")
+        )
+        print(
+            f"records B right / A wrong: {out['flips']['b_right_a_wrong']}   A right / B wrong: {out['flips']['a_right_b_wrong']}"
+        )
         if "warning" in out:
             print(f"warning: {out['warning']}")
         return 0
 
-    from ..scoring import evaluate
     from ..predictions import PredictionFileError
+    from ..scoring import evaluate
 
     if not Path(args.predictions).exists():
         raise CliError(f"predictions file not found: {args.predictions}")

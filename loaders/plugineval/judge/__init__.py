@@ -88,9 +88,7 @@ class Judge:
             return
         answers = run_sync(self.llm.answer_all([q for _, q in todo]))
         for (a, _), ans in zip(todo, answers, strict=True):
-            if a.reason is Reason.UNDECIDED:
-                a.reason, a.detail = ans.reason, ans.detail
-            elif ans.reason in (Reason.LLM_DIFFERENT, Reason.JUDGE_FAILURE):
+            if a.reason is Reason.UNDECIDED or ans.reason in (Reason.LLM_DIFFERENT, Reason.JUDGE_FAILURE):
                 a.reason, a.detail = ans.reason, ans.detail
 
 

@@ -134,7 +134,17 @@ class RulesJudge:
                 out.append(ArgVerdict(gi, k, Reason.FREE, False, pv))
             elif info is not None and k not in info.known:
                 allowed = ", ".join(sorted(info.known))
-                out.append(ArgVerdict(gi, k, Reason.SCHEMA_VIOLATION, False, pv, None, f"unknown argument (allowed: {allowed})"))
+                out.append(
+                    ArgVerdict(
+                        gi,
+                        k,
+                        Reason.SCHEMA_VIOLATION,
+                        False,
+                        pv,
+                        None,
+                        f"unknown argument (allowed: {allowed})",
+                    )
+                )
             else:
                 out.append(ArgVerdict(gi, k, Reason.UNSUPPORTED_EXTRA, False, pv))
             accepted_lists.append([])
@@ -225,7 +235,10 @@ def _best_pairing(
     return sorted(max(best.values(), key=lambda t: t[0])[1])
 
 
-_ASK = re.compile(r"[?？]|请问|请提供|请告诉|告诉我|麻烦|需要您|您想|您要|哪|什么|多少|几|which|what|when|where|please", re.I)
+_ASK = re.compile(
+    r"[?？]|请问|请提供|请告诉|告诉我|麻烦|需要您|您想|您要|哪|什么|多少|几|which|what|when|where|please",
+    re.I,
+)
 
 
 def asks_for(content: str | None, args: list[ArgSpec]) -> bool:

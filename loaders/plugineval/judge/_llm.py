@@ -49,7 +49,9 @@ class LLMConfig(BaseModel):
         base, model = os.environ.get("PLUGINEVAL_JUDGE_BASE_URL"), os.environ.get("PLUGINEVAL_JUDGE_MODEL")
         if not base or not model:
             return None
-        return cls(base_url=base, model=model, concurrency=int(os.environ.get("PLUGINEVAL_JUDGE_CONCURRENCY", "16")))
+        return cls(
+            base_url=base, model=model, concurrency=int(os.environ.get("PLUGINEVAL_JUDGE_CONCURRENCY", "16"))
+        )
 
     def api_key(self) -> str:
         # openai requires a key even for local endpoints; an unset variable means "none needed".
@@ -145,10 +147,14 @@ class LLMJudge:
 
     def _key(self, messages: list[dict[str, str]]) -> str:
         c = self.config
-        blob = json.dumps([PROMPT_VERSION, c.model, c.temperature, messages], ensure_ascii=False, sort_keys=True)
+        blob = json.dumps(
+            [PROMPT_VERSION, c.model, c.temperature, messages], ensure_ascii=False, sort_keys=True
+        )
         return hashlib.sha256(blob.encode()).hexdigest()
 
-    async def _ask(self, client: Any, sem: asyncio.Semaphore, cache: _DiskCache, messages: list[dict[str, str]]) -> Equivalence:
+    async def _ask(
+        self, client: Any, sem: asyncio.Semaphore, cache: _DiskCache, messages: list[dict[str, str]]
+    ) -> Equivalence:
         key = self._key(messages)
         hit = cache.get(key)
         if hit is not None:
@@ -165,12 +171,15 @@ class LLMJudge:
         parsed = resp.choices[0].message.parsed
         if parsed is None:
             raise ValueError("the judge model returned no parsable answer")
-        cache.put(key, parsed.model_dump_json())
-        return parsed
+        answer = Equivalence.model_validate(parsed.model_dump())
+        cache.put(key, answer.model_dump_json())
+        return answer
 
     async def _one(self, client: Any, sem: asyncio.Semaphore, cache: _DiskCache, q: Question) -> Answer:
         if not plausible(q.predicted, q.accepted):
-            return Answer(Reason.IMPLAUSIBLE, "free text that reads as a message, not a value: not sent to the judge")
+            return Answer(
+                Reason.IMPLAUSIBLE, "free text that reads as a message, not a value: not sent to the judge"
+            )
         decoy = DECOYS[int(hashlib.sha256(repr(q.accepted).encode()).hexdigest(), 16) % len(DECOYS)]
         try:
             real, fake = await asyncio.gather(
@@ -181,13 +190,24 @@ class LLMJudge:
             return Answer(Reason.JUDGE_FAILURE, f"{type(e).__name__}: {e}"[:300])
         if not real.equivalent:
             return Answer(Reason.LLM_DIFFERENT, real.justification[:300])
-        if not any(json.dumps(real.matched_value, ensure_ascii=False) == json.dumps(a, ensure_ascii=False) for a in q.accepted):
-            return Answer(Reason.LLM_DIFFERENT, f"the judge matched {real.matched_value!r}, which is not an accepted value")
+        if not any(
+            json.dumps(real.matched_value, ensure_ascii=False) == json.dumps(a, ensure_ascii=False)
+            for a in q.accepted
+        ):
+            return Answer(
+                Reason.LLM_DIFFERENT,
+                f"the judge matched {real.matched_value!r}, which is not an accepted value",
+            )
         if fake.equivalent:
-            return Answer(Reason.LLM_INCONSISTENT, "the judge also accepted an unrelated decoy: its verdict is not trusted")
+            return Answer(
+                Reason.LLM_INCONSISTENT,
+                "the judge also accepted an unrelated decoy: its verdict is not trusted",
+            )
         return Answer(Reason.LLM_EQUIVALENT, real.justification[:300])
 
-    async def answer_all(self, questions: list[Question], progress: Callable[[int], None] | None = None) -> list[Answer]:
+    async def answer_all(
+        self, questions: list[Question], progress: Callable[[int], None] | None = None
+    ) -> list[Answer]:
         from openai import AsyncOpenAI
 
         c = self.config

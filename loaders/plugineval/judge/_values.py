@@ -42,7 +42,9 @@ class ArgSpec:
     items: ArgSpec | None = None
 
 
-def make_argspec(name: str, schema: dict[str, Any] | None, ann: dict[str, Any] | None, required: bool) -> ArgSpec:
+def make_argspec(
+    name: str, schema: dict[str, Any] | None, ann: dict[str, Any] | None, required: bool
+) -> ArgSpec:
     sch = schema or {}
     ann = ann or {}
     aliases = {_norm(str(k)): v for k, v in (ann.get("aliases") or {}).items()}
@@ -194,7 +196,9 @@ def _compare_list(
     return best
 
 
-def _compare_dict(value: dict[str, Any], accepted: list[Any], ref: datetime, tz: tzinfo) -> tuple[Reason, str | None]:
+def _compare_dict(
+    value: dict[str, Any], accepted: list[Any], ref: datetime, tz: tzinfo
+) -> tuple[Reason, str | None]:
     best: tuple[Reason, str | None] = (Reason.VALUE_MISMATCH, None)
     for g in accepted:
         if not isinstance(g, dict):
@@ -254,4 +258,3 @@ def _compare_text(value: str, accepted: list[Any], spec: ArgSpec) -> tuple[Reaso
     if decided_different:
         return Reason.VALUE_MISMATCH, None
     return Reason.UNDECIDED, None
-
