@@ -1,0 +1,153 @@
+"""The synthesizer's grammars: data files (``builder/grammars/<domain>.yaml``) validated at load.
+
+A pattern's text mixes literal Chinese, alternatives ``[帮我|麻烦你|]`` (an empty branch makes the
+part optional) and slots ``{name}`` or ``{name:form}``. Slots are declared once per plugin (type,
+range, source); a form picks a surface (``full`` 2026年3月20日, ``iso``, ``md`` 3月20号, ``rel`` 明天 /
+下周三 …, ``cn`` 三张 …). A pattern declares the inference steps a reader needs beyond the ones its
+forms imply; the builder checks them against the steps the text-only generator actually needed.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import Field, model_validator
+
+from plugineval.schema import SchemaError, StrictModel
+from plugineval.schema._base import validate_or_raise
+
+GRAMMAR_DIR = Path(__file__).resolve().parents[1] / "grammars"
+STEPS = ("relative_time", "year_inference", "time_format", "numeral", "unit_conversion", "implicit_entity", "implied_intent", "enum_paraphrase")
+SLOT_RE = re.compile(r"\{(?P<name>[a-z_][a-z0-9_]*)(?::(?P<form>[a-z_]+))?\}")
+ALT_RE = re.compile(r"\[([^\[\]]*)\]")
+
+SlotType = Literal["city", "foreign_city", "date", "time", "int", "enum", "choice", "person", "phone", "sql"]
+Step = Literal["relative_time", "year_inference", "time_format", "numeral", "unit_conversion", "implicit_entity", "implied_intent", "enum_paraphrase"]
+
+
+class Choice(StrictModel):
+    text: str
+    value: Any
+
+
+class SlotSpec(StrictModel):
+    type: SlotType
+    distinct: list[str] = Field(default_factory=list)
+    """slots that must take a different value"""
+    min_days: int = 0
+    max_days: int = 14
+    """date: days after the reference date"""
+    min: int = 1
+    max: int = 9
+    """int: inclusive range"""
+    tool: str | None = None
+    arg: str | None = None
+    """enum: the tool argument whose enum (and declared aliases) it draws from"""
+    choices: list[Choice] = Field(default_factory=list)
+    """choice: surface text -> call value"""
+    sql: str | None = None
+    """sql: SELECT returning one column (value = surface) from the domain's store; :slot parameters allowed"""
+    hours: tuple[int, int] = (7, 21)
+    """time: hour range"""
+
+    @model_validator(mode="after")
+    def _check(self) -> SlotSpec:
+        if self.type == "enum" and (not self.tool or not self.arg):
+            raise ValueError("an enum slot names tool and arg")
+        if self.type == "choice" and not self.choices:
+            raise ValueError("a choice slot lists choices")
+        if self.type == "sql" and not self.sql:
+            raise ValueError("a sql slot has a SELECT")
+        if self.min_days > self.max_days or self.min > self.max:
+            raise ValueError("empty range")
+        return self
+
+
+class CallTemplate(StrictModel):
+    tool: str
+    args: dict[str, Any]
+
+
+class Pattern(StrictModel):
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    text: str
+    calls: list[CallTemplate] = Field(default_factory=list)
+    steps: list[Step] = Field(default_factory=list)
+
+
+class ScenarioGrammar(StrictModel):
+    patterns: list[Pattern] = Field(min_length=1)
+    lures: list[str] = Field(default_factory=list)
+    """negatives: target-plugin phrases the strengthener may add (surface similarity, no label change)"""
+
+
+class PluginGrammar(StrictModel):
+    slots: dict[str, SlotSpec] = Field(default_factory=dict)
+    scenarios: dict[str, ScenarioGrammar]
+
+    @model_validator(mode="after")
+    def _check_slots(self) -> PluginGrammar:
+        for sid, sc in self.scenarios.items():
+            for p in sc.patterns:
+                used = {m.group("name") for m in SLOT_RE.finditer(p.text)}
+                for c in p.calls:
+                    used |= {m.group("name") for v in c.args.values() if isinstance(v, str) for m in SLOT_RE.finditer(v)}
+                unknown = sorted(used - set(self.slots))
+                if unknown:
+                    raise ValueError(f"scenario {sid} pattern {p.id}: undeclared slots {unknown}")
+                if "[" in ALT_RE.sub("", p.text) or "]" in ALT_RE.sub("", p.text):
+                    raise ValueError(f"scenario {sid} pattern {p.id}: unbalanced or nested [ ]")
+            ids = [p.id for p in sc.patterns]
+            if len(ids) != len(set(ids)):
+                raise ValueError(f"scenario {sid}: pattern ids are not unique")
+        return self
+
+
+class DomainGrammar(StrictModel):
+    domain: str
+    plugins: dict[str, PluginGrammar]
+
+
+def load_grammar_file(path: Path) -> DomainGrammar:
+    try:
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as e:
+        raise SchemaError(str(path), [f"not valid YAML: {e}"]) from None
+    return validate_or_raise(DomainGrammar, raw, str(path))
+
+
+@functools.cache
+def load_grammars(folder: str | None = None) -> dict[str, PluginGrammar]:
+    """plugin id -> grammar, from every ``*.yaml`` in the grammar folder."""
+    out: dict[str, PluginGrammar] = {}
+    for f in sorted(Path(folder or GRAMMAR_DIR).glob("*.yaml")):
+        g = load_grammar_file(f)
+        for pid, pg in g.plugins.items():
+            if pid in out:
+                raise SchemaError(str(f), [f"plugin {pid} has grammars in two files"])
+            out[pid] = pg
+    return out
+
+
+def alternatives(text: str) -> list[list[str]]:
+    """The alternative groups of a pattern, in order."""
+    return [m.group(1).split("|") for m in ALT_RE.finditer(text)]
+
+
+def expand(text: str, choice: list[int]) -> str:
+    """The text with alternative group i replaced by its choice[i]-th branch."""
+    it = iter(choice)
+    groups = alternatives(text)
+    k = 0
+
+    def pick(m: re.Match[str]) -> str:
+        nonlocal k
+        branch = groups[k][next(it) % len(groups[k])]
+        k += 1
+        return branch
+
+    return ALT_RE.sub(pick, text)

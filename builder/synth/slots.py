@@ -1,0 +1,165 @@
+"""Slot values and their Chinese surfaces; every relative surface is checked by resolving it back."""
+
+from __future__ import annotations
+
+import calendar
+import random
+import sqlite3
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from plugineval.catalog import Catalog
+from plugineval.normalize import resolve
+
+from ..tools.domains._common import CITIES, FOREIGN_CITIES
+from .grammar import SlotSpec
+
+CN_DIGITS = "零一二三四五六七八九"
+WEEKDAYS = "一二三四五六日"
+NICKNAMES = {
+    "上海": "魔都", "北京": "帝都", "广州": "羊城", "深圳": "鹏城", "成都": "蓉城", "重庆": "山城",
+    "昆明": "春城", "济南": "泉城", "哈尔滨": "冰城", "武汉": "江城", "长沙": "星城", "厦门": "鹭岛",
+}  # fmt: skip
+SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
+GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉兰萍红鹏建国志文斌宇浩凯婷雪琳晨欣悦"
+
+
+@dataclass(frozen=True)
+class SlotValue:
+    value: Any
+    surface: str
+    steps: tuple[str, ...] = ()
+
+
+def cn_number(n: int, counting: bool = False) -> str:
+    """Chinese numeral for 0..9999 (两 for a count of 2)."""
+    if n == 2 and counting:
+        return "两"
+    if n < 10:
+        return CN_DIGITS[n]
+    if n < 20:
+        return "十" + (CN_DIGITS[n % 10] if n % 10 else "")
+    if n < 100:
+        return CN_DIGITS[n // 10] + "十" + (CN_DIGITS[n % 10] if n % 10 else "")
+    if n < 1000:
+        rest = n % 100
+        tail = "" if rest == 0 else ("零" + CN_DIGITS[rest]) if rest < 10 else cn_number(rest) if rest >= 20 else "一" + cn_number(rest)
+        return CN_DIGITS[n // 100] + "百" + tail
+    rest = n % 1000
+    tail = "" if rest == 0 else ("零" + cn_number(rest)) if rest < 100 else cn_number(rest)
+    return CN_DIGITS[n // 1000] + "千" + tail
+
+
+def relative_surfaces(d: date, ref: datetime) -> list[str]:
+    """Relative expressions for day ``d`` seen from ``ref`` that resolve back to ``d`` exactly."""
+    today = ref.date()
+    off = (d - today).days
+    cands: list[str] = []
+    cands += {0: ["今天"], 1: ["明天"], 2: ["后天"], 3: ["大后天"]}.get(off, [])
+    if 2 <= off <= 30:
+        cands.append(f"{cn_number(off)}天后")
+    wd = WEEKDAYS[d.weekday()]
+    monday = today - timedelta(days=today.weekday())
+    week = (d - monday).days // 7
+    if week == 0 and off > 0:
+        cands += [f"这周{wd}", f"本周{wd}", f"周{wd}"]
+    elif week == 1:
+        cands += [f"下周{wd}", f"下星期{wd}"]
+    elif week == 2:
+        cands.append(f"下下周{wd}")
+    if d.day == calendar.monthrange(d.year, d.month)[1] and (d.year, d.month) == (today.year, today.month):
+        cands.append("月底")
+    nm = (today.replace(day=1) + timedelta(days=32)).replace(day=1)
+    if (d.year, d.month) == (nm.year, nm.month):
+        cands.append(f"下个月{d.day}号")
+    out = []
+    for c in cands:
+        v = resolve(c, ref)
+        if v is not None and v.kind == "date" and v.start == d:
+            out.append(c)
+    return out
+
+
+def time_surface(h: int, m: int) -> str:
+    period = "凌晨" if h < 6 else "上午" if h < 12 else "中午" if h == 12 else "下午" if h < 18 else "晚上"
+    hh = h if h <= 12 else h - 12
+    tail = "点" if m == 0 else "点半" if m == 30 else f"点{cn_number(m)}分"
+    return f"{period}{cn_number(hh)}{tail}"
+
+
+class SlotContext:
+    def __init__(self, rng: random.Random, ref: datetime, catalog: Catalog, db: sqlite3.Connection | None) -> None:
+        self.rng = rng
+        self.ref = ref
+        self.catalog = catalog
+        self.db = db
+        self.chosen: dict[str, SlotValue] = {}
+
+    def sample(self, name: str, spec: SlotSpec, form: str | None) -> SlotValue | None:
+        rng = self.rng
+        taken = {self.chosen[o].value for o in spec.distinct if o in self.chosen}
+        t = spec.type
+        if t in ("city", "foreign_city"):
+            pool = sorted((CITIES if t == "city" else FOREIGN_CITIES).keys() - taken)
+            if form == "nick":
+                pool = [c for c in pool if c in NICKNAMES]
+            c = rng.choice(pool)
+            return SlotValue(c, NICKNAMES[c], ("implicit_entity",)) if form == "nick" else SlotValue(c, c)
+        if t == "date":
+            return self._date(spec, form)
+        if t == "time":
+            h = rng.randint(*spec.hours)
+            m = rng.choice([0, 0, 30, 15, 45])
+            v = f"{h:02d}:{m:02d}"
+            return SlotValue(v, time_surface(h, m), ("time_format",)) if form == "cn" else SlotValue(v, v)
+        if t == "int":
+            n = rng.randint(spec.min, spec.max)
+            if n in taken:
+                return None
+            return SlotValue(n, cn_number(n, counting=True), ("numeral",)) if form == "cn" else SlotValue(n, str(n))
+        if t == "enum":
+            assert spec.tool and spec.arg
+            tool = self.catalog.tool(spec.tool)
+            enum = tool.properties[spec.arg].get("enum") or tool.properties[spec.arg].get("items", {}).get("enum", [])
+            ann = tool.annotations.get(spec.arg)
+            aliases = ann.aliases if ann else {}
+            v = rng.choice([e for e in enum if e not in taken and any(c == e for c in aliases.values())] or enum)
+            surfaces = sorted(a for a, c in aliases.items() if c == v)
+            return SlotValue(v, rng.choice(surfaces) if surfaces else str(v))
+        if t == "choice":
+            ch = rng.choice([c for c in spec.choices if c.value not in taken] or spec.choices)
+            return SlotValue(ch.value, ch.text)
+        if t == "person":
+            s = rng.choice(SURNAMES) + "".join(rng.choice(GIVEN) for _ in range(rng.choice([1, 2])))
+            return SlotValue(s, s)
+        if t == "phone":
+            s = "1" + rng.choice("3589") + "".join(str(rng.randint(0, 9)) for _ in range(9))
+            return SlotValue(s, s)
+        if t == "sql":
+            if self.db is None or spec.sql is None:
+                return None
+            params = {k: v.value for k, v in self.chosen.items()}
+            rows = [r[0] for r in self.db.execute(spec.sql, params).fetchall() if r[0] not in taken]
+            if not rows:
+                return None
+            v = rng.choice(sorted(rows, key=str))
+            return SlotValue(v, str(v))
+        return None
+
+    def _date(self, spec: SlotSpec, form: str | None) -> SlotValue | None:
+        today = self.ref.date()
+        for _ in range(12):
+            d = today + timedelta(days=self.rng.randint(spec.min_days, spec.max_days))
+            iso = d.isoformat()
+            if form == "rel":
+                rel = relative_surfaces(d, self.ref)
+                if rel:
+                    return SlotValue(iso, self.rng.choice(rel), ("relative_time",))
+                continue
+            if form == "md":
+                return SlotValue(iso, f"{d.month}月{d.day}{self.rng.choice('日号')}", ("year_inference",))
+            if form == "iso":
+                return SlotValue(iso, iso)
+            return SlotValue(iso, f"{d.year}年{d.month}月{d.day}日")
+        return None

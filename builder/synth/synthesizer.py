@@ -1,0 +1,96 @@
+"""The offline synthesizer: a pattern of a scenario, filled from the store, becomes a candidate query."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from plugineval.catalog import Catalog
+from plugineval.schema import Call
+
+from .grammar import SLOT_RE, Pattern, PluginGrammar, alternatives, expand
+from .slots import SlotContext, SlotValue
+
+
+@dataclass
+class Candidate:
+    """A synthesized query with what the synthesizer meant (never gold by itself)."""
+
+    query: str
+    plugin: str
+    scenario: str
+    kind: str
+    pattern: str
+    reference_time: str
+    intended_calls: list[Call]
+    declared_steps: list[str]
+    masked: str
+    slots: dict[str, Any] = field(default_factory=dict)
+    lure: str | None = None
+
+    def slot_key(self) -> tuple[Any, ...]:
+        return (self.plugin, self.scenario, *sorted((k, str(v)) for k, v in self.slots.items()))
+
+
+def _fill(template: Any, values: dict[str, SlotValue]) -> Any:
+    if isinstance(template, str):
+        m = SLOT_RE.fullmatch(template)
+        if m:
+            return values[m.group("name")].value
+        return SLOT_RE.sub(lambda mm: str(values[mm.group("name")].value), template)
+    if isinstance(template, list):
+        return [_fill(t, values) for t in template]
+    if isinstance(template, dict):
+        return {k: _fill(v, values) for k, v in template.items()}
+    return template
+
+
+def instantiate(
+    pattern: Pattern,
+    grammar: PluginGrammar,
+    *,
+    plugin: str,
+    scenario: str,
+    kind: str,
+    ref: datetime,
+    rng: random.Random,
+    catalog: Catalog,
+    db: Any = None,
+) -> Candidate | None:
+    """Fill one pattern; None when the store has no values that satisfy its slots."""
+    ctx = SlotContext(rng, ref, catalog, db)
+    forms: dict[str, str | None] = {}
+    for m in SLOT_RE.finditer(pattern.text):
+        forms.setdefault(m.group("name"), m.group("form"))
+    for c in pattern.calls:
+        for v in c.args.values():
+            for m in SLOT_RE.finditer(v) if isinstance(v, str) else ():
+                forms.setdefault(m.group("name"), None)
+    for name, form in forms.items():
+        v = ctx.sample(name, grammar.slots[name], form)
+        if v is None:
+            return None
+        ctx.chosen[name] = v
+    vals = ctx.chosen
+    choice = [rng.randrange(len(g)) for g in alternatives(pattern.text)]
+    text = expand(pattern.text, choice)
+    query = SLOT_RE.sub(lambda m: vals[m.group("name")].surface, text).strip()
+    masked = SLOT_RE.sub(lambda m: f"<{m.group('name')}>", text).strip()
+    steps = set(pattern.steps)
+    for name in SLOT_RE.findall(pattern.text):
+        steps |= set(vals[name[0] if isinstance(name, tuple) else name].steps)
+    calls = [Call(name=c.tool, arguments=_fill(c.args, vals)) for c in pattern.calls]
+    return Candidate(
+        query=query,
+        plugin=plugin,
+        scenario=scenario,
+        kind=kind,
+        pattern=pattern.id,
+        reference_time=ref.isoformat(),
+        intended_calls=calls,
+        declared_steps=sorted(steps),
+        masked=masked,
+        slots={k: v.value for k, v in vals.items()},
+    )
