@@ -17,7 +17,7 @@ from ._common import CITIES, canonical_city, distance_km, hhmm, parse_hhmm
 from .navigation_data import NAME_CHARS, haversine, locate
 from .travel_more import MORE_SCHEMA_SQL, populate_more, resolve_city
 
-STORE_VERSION = "2"
+STORE_VERSION = "3"
 RAIL_SCHEMA_SQL = """
 CREATE TABLE rail_trains (
     train_no TEXT PRIMARY KEY, train_type TEXT NOT NULL, from_city TEXT NOT NULL, to_city TEXT NOT NULL,
