@@ -97,6 +97,15 @@ class ToolCtx:
         return row
 
 
+def _canonical(v: Any) -> Any:
+    """A place name's canonical form ("北京市" -> "北京"), so place lists accept the usual variants."""
+    if not isinstance(v, str):
+        return v
+    from plugineval.normalize import canonical_place
+
+    return canonical_place(v) or v
+
+
 def _as_date(v: Any) -> date | None:
     if not isinstance(v, str) or len(v) < 10:
         return None
@@ -133,7 +142,7 @@ def boundary_violation(b: Boundary, args: dict[str, Any], today: date | None) ->
     if k == "allowed_values":
         values = b.values or []
         items = v if isinstance(v, list) else [v]
-        bad = [x for x in items if x not in values]
+        bad = [x for x in items if x not in values and _canonical(x) not in values]
         return f"{b.argument}={bad[0]!r} 不在支持范围内" if bad else None
     if k == "place_scope":
         from plugineval.normalize import is_domestic

@@ -29,10 +29,16 @@ def cache_dir() -> Path:
 
 
 def store_key(domain_ids: list[str], seed: int) -> str:
+    """Derived from what changes the store's content: the seed and the domain modules' source
+    (``<domain>.py`` and its ``<domain>_*.py`` helpers, which hold the data and ``populate``)."""
     h = hashlib.sha256(f"seed={seed}".encode())
+    folder = Path(__file__).parent / "domains"
     for d in sorted(domain_ids):
         m = load_domain_module(d)
-        h.update(f"|{d}|{m.STORE_VERSION}|{m.SCHEMA_SQL}".encode())
+        h.update(f"|{d}|{m.STORE_VERSION}".encode())
+        for f in sorted([folder / f"{d}.py", *folder.glob(f"{d}_*.py"), folder / "_common.py"]):
+            if f.exists():
+                h.update(f.name.encode() + f.read_bytes())
     return h.hexdigest()[:16]
 
 

@@ -1,0 +1,248 @@
+"""A text-only slot filler: reads the query and a tool's JSON Schema (plus the judge's alias
+annotations), never a gold or intended call. It records the inference steps it needed.
+
+It is the builder's first generator and the argument filler of the reference router baseline.
+``variant`` > 0 asks for the next-best interpretation (refinement after feedback).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..normalize import normalize_text, parse_number
+from ..normalize.timeexpr import TimeValue
+from .textscan import TimeMention, find_places, find_times, numbers_outside
+
+_PLACE_WORDS = ("城市", "地点", "出发地", "目的地", "地址", "起点", "终点", "所在地", "位置")
+_ORIGIN = re.compile(r"(from|origin|start|depart)", re.I)
+_DEST = re.compile(r"(to_|dest|end|arriv|target)", re.I)
+_PERSON_WORDS = ("姓名", "名字", "乘车人", "乘客", "联系人", "入住人", "就诊人", "收件人", "预订人", "用户名")
+_SURNAME = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
+_GIVEN = r"[^\s\d，。,、！？!?的了吧订买抢要查预坐去走来回给帮替为是和跟在从到]"
+_PERSON = re.compile(
+    rf"(?:(?:乘车人|乘客|名字写|姓名|联系人|入住人|就诊人|预订人|收件人|给|帮|替|为)(?:是|写|：|:)?|^|\s)"
+    rf"([{_SURNAME}]{_GIVEN}{{1,2}}?)(?=$|\s|[，,。要想需的订抢预买坐])"
+)
+_PHONE = re.compile(r"(?<!\d)1[3-9]\d{9}(?!\d)")
+_FROM_MARK = re.compile(r"(从|由|自)$")
+_TO_MARK = re.compile(r"(到|去|飞|往|至|→|->|回|抵达)$")
+_AFTER_FROM = re.compile(r"^(出发|发车|始发|走|动身)")
+_CONJ = re.compile(r"[和跟、与及]|以及|还有|分别")
+
+
+@dataclass
+class Fill:
+    tool: str
+    arguments: dict[str, Any] | None
+    missing: list[str] = field(default_factory=list)
+    steps: set[str] = field(default_factory=set)
+
+    @property
+    def abstained(self) -> bool:
+        return self.arguments is None
+
+
+def _fn(tool: dict[str, Any]) -> dict[str, Any]:
+    fn: dict[str, Any] = tool.get("function", tool)
+    return fn
+
+
+def _is_place(name: str, sch: dict[str, Any]) -> bool:
+    d = str(sch.get("description", ""))
+    return sch.get("type") == "string" and "enum" not in sch and (any(w in d for w in _PLACE_WORDS) or name in ("city", "from_city", "to_city", "origin", "destination"))
+
+
+def _role(name: str, sch: dict[str, Any]) -> str:
+    d = str(sch.get("description", ""))
+    if _ORIGIN.search(name) or "出发" in d or "起点" in d:
+        return "origin"
+    if _DEST.search(name) or "到达" in d or "目的" in d or "终点" in d:
+        return "dest"
+    return "any"
+
+
+def _time_parts(v: TimeValue) -> tuple[str | None, str | None, str | None]:
+    """(date, time, datetime) strings of a time value, where it has them."""
+    s, e = v.start, v.end
+    if v.kind == "date" and s is not None:
+        return str(s), None, None
+    if v.kind == "datetime" and s is not None:
+        iso = s.isoformat()  # type: ignore[union-attr]
+        return iso[:10], iso[11:16], iso
+    if v.kind == "time" and s is not None:
+        return None, str(s)[:5], None
+    if v.kind in ("date_range", "datetime_range") and s is not None:
+        return str(s)[:10], None, None
+    del e
+    return None, None, None
+
+
+class SlotFiller:
+    """Fill a tool's arguments from the query text alone."""
+
+    def __init__(self, tool: dict[str, Any], annotations: dict[str, Any] | None = None) -> None:
+        fn = _fn(tool)
+        self.name: str = fn["name"]
+        self.description: str = fn.get("description", "")
+        params = fn.get("parameters") or {}
+        self.props: dict[str, Any] = params.get("properties", {}) or {}
+        self.required: list[str] = list(params.get("required", []) or [])
+        self.aliases: dict[str, list[tuple[str, Any]]] = {}
+        for arg, sch in self.props.items():
+            pairs: list[tuple[str, Any]] = []
+            ann = (annotations or {}).get(arg) or {}
+            ann_aliases = ann.get("aliases", {}) if isinstance(ann, dict) else getattr(ann, "aliases", {})
+            for surface, canon in ann_aliases.items():
+                pairs.append((str(surface), canon))
+            for v in sch.get("enum") or sch.get("items", {}).get("enum") or []:
+                if isinstance(v, str):
+                    pairs.append((v, v))
+            pairs.sort(key=lambda p: -len(p[0]))
+            self.aliases[arg] = pairs
+
+    def fill(self, query: str, reference_time: str, variant: int = 0) -> Fill:
+        times = find_times(query, reference_time)
+        places = find_places(query)
+        spans = [(t.start, t.end) for t in times]
+        nums = numbers_outside(query, spans + [(p.start, p.end) for p in places])
+        args: dict[str, Any] = {}
+        steps: set[str] = set()
+        self._fill_times(args, steps, times, variant)
+        self._fill_places(args, steps, query, places, variant)
+        for arg, sch in self.props.items():
+            if arg in args:
+                continue
+            v = self._fill_other(arg, sch, query, nums, steps, variant)
+            if v is not None:
+                args[arg] = v
+        missing = [r for r in self.required if r not in args]
+        if missing:
+            return Fill(self.name, None, missing, steps)
+        return Fill(self.name, args, [], steps)
+
+    # --- kinds of arguments -----------------------------------------------------------------
+    def _fill_times(self, args: dict[str, Any], steps: set[str], times: tuple[TimeMention, ...], variant: int) -> None:
+        date_args = [a for a, s in self.props.items() if s.get("format") == "date"]
+        time_args = [a for a, s in self.props.items() if s.get("format") == "time"]
+        dt_args = [a for a, s in self.props.items() if s.get("format") == "date-time"]
+        dates: list[tuple[str, TimeMention]] = []
+        clock: list[tuple[str, TimeMention]] = []
+        stamps: list[tuple[str, TimeMention]] = []
+        for t in times:
+            d, c, dt = _time_parts(t.value)
+            if t.value.kind in ("date_range", "datetime_range") and len(date_args) >= 2 and t.value.end is not None:
+                end = t.value.end
+                end_s = str(end)[:10]
+                dates += [(str(t.value.start)[:10], t), (end_s, t)]
+                continue
+            if d:
+                dates.append((d, t))
+            if c:
+                clock.append((c, t))
+            if dt:
+                stamps.append((dt, t))
+        if len(date_args) == 1 and dates:
+            k = variant % len(dates)
+            args[date_args[0]] = dates[k][0]
+            if dates[k][1].step:
+                steps.add(dates[k][1].step)
+        elif len(date_args) >= 2:
+            for a, (v, t) in zip(date_args, dates, strict=False):
+                args[a] = v
+                if t.step:
+                    steps.add(t.step)
+        for a, (v, t) in zip(time_args, clock, strict=False):
+            args[a] = v
+            if t.step:
+                steps.add(t.step)
+        for a, (v, t) in zip(dt_args, stamps, strict=False):
+            args[a] = v
+            if t.step:
+                steps.add(t.step)
+
+    def _fill_places(self, args: dict[str, Any], steps: set[str], query: str, places: list[Any], variant: int) -> None:
+        place_args = [(a, _role(a, s)) for a, s in self.props.items() if _is_place(a, s) and a not in args]
+        if not place_args or not places:
+            return
+        origin = [p for p in places if _FROM_MARK.search(query[: p.start]) or _AFTER_FROM.match(query[p.end :])]
+        dest = [p for p in places if _TO_MARK.search(query[: p.start])]
+        order = list(places)
+        if variant % 2 == 1 and len(order) >= 2:
+            order[0], order[1] = order[1], order[0]
+        used: set[int] = set()
+        for a, role in place_args:
+            pool = origin if role == "origin" else dest if role == "dest" else []
+            pick = next((p for p in pool if p.start not in used), None)
+            if pick is None:
+                pick = next((p for p in order if p.start not in used), None)
+            if pick is None:
+                continue
+            used.add(pick.start)
+            args[a] = pick.name
+            if pick.step:
+                steps.add(pick.step)
+
+    def _fill_other(self, arg: str, sch: dict[str, Any], query: str, nums: list[Any], steps: set[str], variant: int) -> Any:
+        t = sch.get("type")
+        pairs = self.aliases.get(arg) or []
+        if pairs:
+            nq = normalize_text(query)
+            for surface, canon in pairs:
+                if surface in query or (len(surface) > 2 and normalize_text(surface) in nq):
+                    return [canon] if t == "array" else canon
+            return None
+        if t in ("integer", "number"):
+            return self._number(arg, sch, query, nums, steps, variant)
+        if t != "string" or "format" in sch:
+            return None
+        if "pattern" in sch:
+            rx = re.compile(str(sch["pattern"]).lstrip("^").rstrip("$"))
+            m = rx.search(query)
+            return m.group(0) if m else None
+        d = str(sch.get("description", ""))
+        if any(w in d for w in _PERSON_WORDS):
+            m = _PERSON.search(query)
+            return m.group(1) if m else None
+        if "手机" in d or "电话" in d:
+            m = _PHONE.search(query)
+            return m.group(0) if m else None
+        return None
+
+    def _number(self, arg: str, sch: dict[str, Any], query: str, nums: list[Any], steps: set[str], variant: int) -> Any:
+        desc = str(sch.get("description", "")) + arg
+        lo, hi = sch.get("minimum"), sch.get("maximum")
+        best: tuple[int, float, str] | None = None
+        for v, _a, b, step in nums:
+            if (lo is not None and v < lo) or (hi is not None and v > hi):
+                continue
+            unit = query[b : b + 2]
+            score = sum(2 for ch in unit[:1] if ch in desc) + sum(1 for ch in unit[1:] if ch in desc)
+            if best is None or score > best[0]:
+                best = (score, v, step)
+        if best is None or (best[0] == 0 and arg not in self.required):
+            return None
+        if best[2]:
+            steps.add(best[2])
+        v = best[1]
+        return int(v) if sch.get("type") == "integer" and float(v).is_integer() else v
+
+
+def parse_loose_number(s: str) -> float | None:
+    return parse_number(s)
+
+
+def multi_fill(filler: SlotFiller, query: str, reference_time: str, variant: int = 0) -> list[Fill]:
+    """One fill, or one per mentioned place when the query joins several ('北京和上海的天气')."""
+    base = filler.fill(query, reference_time, variant)
+    places = find_places(query)
+    place_args = [a for a, s in filler.props.items() if _is_place(a, s)]
+    if base.abstained or len(place_args) != 1 or len(places) < 2 or not _CONJ.search(query):
+        return [base]
+    out = []
+    for p in places:
+        args = dict(base.arguments or {})
+        args[place_args[0]] = p.name
+        out.append(Fill(filler.name, args, [], set(base.steps)))
+    return out

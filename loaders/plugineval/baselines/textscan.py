@@ -1,0 +1,120 @@
+"""Find mentions in free text: time expressions, places, numbers — with their spans and the
+inference step each needed (a relative date, a year to infer, a Chinese numeral …)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..normalize import all_places, find_numbers, is_relative, parse_absolute, resolve
+from ..normalize.timeexpr import TimeValue
+
+_TIME_START = re.compile(r"[0-9０-９零〇一二两三四五六七八九十今明后昨前大下上这本周星礼月年春中元端清国除圣平七重腊小早晚凌午半]")
+_MAX_SPAN = 16
+_NOT_A_COUNT = set("下些点起直样般定共旦边会切同")
+
+
+@dataclass(frozen=True)
+class TimeMention:
+    value: TimeValue
+    start: int
+    end: int
+    text: str
+    step: str | None  # relative_time, year_inference, time_format or None (a literal absolute form)
+
+
+@dataclass(frozen=True)
+class PlaceMention:
+    name: str
+    start: int
+    end: int
+    text: str
+    step: str | None  # implicit_entity for nicknames
+
+
+NICKNAMES = {
+    "魔都": "上海", "帝都": "北京", "羊城": "广州", "鹏城": "深圳", "蓉城": "成都", "山城": "重庆",
+    "春城": "昆明", "泉城": "济南", "冰城": "哈尔滨", "江城": "武汉", "星城": "长沙", "鹭岛": "厦门",
+}  # fmt: skip
+
+
+def _step_for(surface: str, v: TimeValue) -> str | None:
+    if is_relative(surface):
+        if re.fullmatch(r"\s*[0-9零一二两三四五六七八九十]+月[0-9零一二两三四五六七八九十]+[日号]?\s*", surface):
+            return "year_inference"
+        return "relative_time"
+    if v.kind in ("time", "datetime") and re.search(r"[上下中晚早凌]午|晚上|早上|凌晨|点", surface):
+        return "time_format"
+    return None
+
+
+@functools.lru_cache(maxsize=4096)
+def find_times(text: str, reference_time: str) -> tuple[TimeMention, ...]:
+    """Non-overlapping time expressions, longest match first at each position, left to right."""
+    ref = datetime.fromisoformat(reference_time)
+    tz = ref.tzinfo
+    assert tz is not None
+    out: list[TimeMention] = []
+    i, n = 0, len(text)
+    while i < n:
+        if not _TIME_START.match(text, i):
+            i += 1
+            continue
+        found = None
+        for j in range(min(n, i + _MAX_SPAN), i, -1):
+            s = text[i:j]
+            if s[-1] in "的，,。 ？?从到去在":
+                continue
+            v = parse_absolute(s, tz) or resolve(s, ref)
+            if v is not None:
+                found = TimeMention(v, i, j, s, _step_for(s, v))
+                break
+        if found is None or _is_bare_number(found.text):
+            i += 1
+            continue
+        out.append(found)
+        i = found.end
+    return tuple(out)
+
+
+def _is_bare_number(s: str) -> bool:
+    """A lone number ('3', '三', '2026') is a count or an amount, not a time."""
+    return bool(re.fullmatch(r"[0-9零〇一二两三四五六七八九十百千]+", s))
+
+
+@functools.cache
+def _place_index() -> tuple[re.Pattern[str], dict[str, str]]:
+    names: dict[str, str] = {}
+    for p in all_places():
+        for a in (p.name, *p.aliases):
+            if re.search(r"[\u4e00-\u9fff]", a) and len(a) >= 2:
+                names.setdefault(a, p.name)
+    for nick, city in NICKNAMES.items():
+        names[nick] = city
+    alt = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+    return re.compile(alt), names
+
+
+def find_places(text: str) -> list[PlaceMention]:
+    rx, names = _place_index()
+    out = []
+    for m in rx.finditer(text):
+        s = m.group(0)
+        out.append(PlaceMention(names[s], m.start(), m.end(), s, "implicit_entity" if s in NICKNAMES else None))
+    return out
+
+
+def numbers_outside(text: str, spans: list[tuple[int, int]]) -> list[tuple[float, int, int, str]]:
+    """Numbers not inside the given spans (dates, times), with the step a Chinese numeral needs."""
+    out = []
+    for v, a, b in find_numbers(text):
+        if any(a < e and b > s for s, e in spans):
+            continue
+        surface = text[a:b]
+        if surface == "一" and text[b : b + 1] in _NOT_A_COUNT:
+            continue  # 查一下, 一些, 一点: not a number
+        step = None if re.fullmatch(r"[0-9.,]+", surface) else "numeral"
+        out.append((v, a, b, step or ""))
+    return out
