@@ -30,7 +30,7 @@ from .shopping_data import (
     quote_zone,
 )
 
-STORE_VERSION = "1"
+STORE_VERSION = "2"
 SCHEMA_SQL = """
 CREATE TABLE shop_products (
     product_id TEXT PRIMARY KEY, name TEXT NOT NULL, brand TEXT NOT NULL, category TEXT NOT NULL,

@@ -326,8 +326,9 @@ def populate_coupons(conn: sqlite3.Connection, rng: random.Random) -> None:
 
 def populate_listings(conn: sqlite3.Connection, rng: random.Random, products: list[tuple[Any, ...]]) -> None:
     cities = sorted(CITIES)
+    weights = [{1: 6, 2: 3, 3: 1}[CITIES[c][2]] for c in cities]
     rows: list[tuple[Any, ...]] = []
-    for i in range(3600):
+    for i in range(5000):
         p = rng.choice(products)
         cond = rng.choice(sorted(_CONDITIONS))
         zh, factor = _CONDITIONS[cond]
@@ -340,7 +341,7 @@ def populate_listings(conn: sqlite3.Connection, rng: random.Random, products: li
                 f"L{i + 500001}",
                 title,
                 p[3],
-                rng.choice(cities),
+                rng.choices(cities, weights)[0],
                 price,
                 p[5],
                 cond,
