@@ -261,7 +261,7 @@ def record_from_bfcl(question: dict[str, Any], answer: dict[str, Any] | None, ca
     qid = str(question["id"])
     functions: list[dict[str, Any]] = [f for f in question.get("function") or [] if isinstance(f, dict)]
     names = name_map(str(f["name"]) for f in functions)
-    tools = [
+    tools: list[dict[str, Any]] = [
         {
             "type": "function",
             "function": {
@@ -347,7 +347,11 @@ def load_category(question_file: str | Path, answer_file: str | Path | None = No
         return []
     answers: dict[str, dict[str, Any]] = {}
     if cat in AST_CATEGORIES:
-        apath = Path(answer_file) if answer_file is not None else qpath.parent.parent / "possible_answer" / qpath.name
+        apath = (
+            Path(answer_file)
+            if answer_file is not None
+            else qpath.parent.parent / "possible_answer" / qpath.name
+        )
         answers = {str(a["id"]): a for a in read_jsonl(apath)}
     out = []
     for q in read_jsonl(qpath):
@@ -389,7 +393,9 @@ def prediction_from_bfcl(record: Record, decoded: Any, pred_id: str | None = Non
             return Prediction(id=rid, invalid=True, invalid_reason="a call is not a {name: arguments} object")
         for fname, args in item.items():
             if not isinstance(args, dict):
-                return Prediction(id=rid, invalid=True, invalid_reason=f"arguments of {fname!r} are not an object")
+                return Prediction(
+                    id=rid, invalid=True, invalid_reason=f"arguments of {fname!r} are not an object"
+                )
             calls.append(Call(name=map_call_name(str(fname), names), arguments=args))
     return Prediction(id=rid, calls=calls)
 

@@ -1,0 +1,215 @@
+"""The PluginEval judge (rules mode) against BFCL's own AST checker on 16,106 oracle pairs.
+
+Every disagreement is listed below with its class; docs/bfcl_conformance.md explains each one and
+``benchmarks/bfcl_conformance.py`` prints the figures. A new disagreement fails ``test_disagreements``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from plugineval.adapters.bfcl import (
+    AST_CATEGORIES,
+    IRRELEVANCE_CATEGORIES,
+    OraclePair,
+    load_bfcl,
+    prediction_from_bfcl,
+    read_oracle,
+)
+from plugineval.judge import Judge, Outcome, RecordVerdict
+from plugineval.schema import Record
+
+BFCL_FAULT = "bfcl data fault"  # gold/spec inconsistency listed in oracle/README.md; we follow the gold
+BFCL_GREEDY = "bfcl greedy matching"  # BFCL rejects a correct answer in another order
+JUDGE_EMPTY_REQUIRED = "judge bug: empty gold value of a required param is unsatisfiable"
+JUDGE_REL_TOL = "judge bug: rel_tol 1e-9 makes large numbers differing by 1 equal"
+
+# (id, variant) -> why we disagree with BFCL
+DISAGREEMENTS: dict[tuple[str, str], str] = {
+    ("live_multiple_507-149-4", "gold_first"): BFCL_FAULT,
+    ("live_multiple_507-149-4", "omit_optional"): BFCL_FAULT,
+    ("live_multiple_862-181-3", "gold_first"): BFCL_FAULT,
+    ("live_multiple_964-207-0", "gold_first"): BFCL_FAULT,
+    ("parallel_multiple_12", "gold_first"): BFCL_FAULT,
+    ("parallel_multiple_12", "gold_reversed"): BFCL_FAULT,
+    ("parallel_multiple_26", "gold_first"): BFCL_FAULT,
+    ("parallel_multiple_26", "gold_reversed"): BFCL_FAULT,
+    ("parallel_178", "gold_reversed"): BFCL_GREEDY,
+    ("parallel_multiple_52", "gold_first"): JUDGE_EMPTY_REQUIRED,
+    ("parallel_multiple_52", "gold_reversed"): JUDGE_EMPTY_REQUIRED,
+    ("live_multiple_993-224-0", "wrong_value"): JUDGE_REL_TOL,
+    ("parallel_117", "wrong_value"): JUDGE_REL_TOL,
+}
+JUDGE_BUGS = {k for k, v in DISAGREEMENTS.items() if v.startswith("judge bug")}
+# gold values no answer can meet (BFCL lists no acceptable value for required array params)
+UNSATISFIABLE = {"live_simple_106-63-0", "live_simple_112-68-0"}
+
+
+@dataclass(slots=True)
+class Judged:
+    pair: OraclePair
+    verdict: RecordVerdict | None  # None: category not imported (live_relevance)
+
+    @property
+    def ours(self) -> bool | None:
+        if self.verdict is None:
+            return None
+        return self.verdict.outcome in (Outcome.TP, Outcome.TN)
+
+
+@pytest.fixture(scope="module")
+def bfcl_dir(shared_dir: Path) -> Path:
+    d = shared_dir / "external" / "bfcl"
+    if not (d / "oracle" / "verdicts.jsonl").exists():
+        pytest.fail(f"BFCL data not found under {d}")
+    return d
+
+
+@pytest.fixture(scope="module")
+def records(bfcl_dir: Path) -> dict[str, Record]:
+    return {r.id: r for r in load_bfcl(bfcl_dir)}
+
+
+@pytest.fixture(scope="module")
+def judged(bfcl_dir: Path, records: dict[str, Record]) -> list[Judged]:
+    judge = Judge("rules")
+    out = []
+    for p in read_oracle(bfcl_dir / "oracle" / "verdicts.jsonl"):
+        r = records.get(p.id)
+        v = None if r is None else judge.judge_one(r, prediction_from_bfcl(r, p.prediction))
+        out.append(Judged(p, v))
+    return out
+
+
+def _where(judged: list[Judged], variant: str, categories: tuple[str, ...] | None = None) -> list[Judged]:
+    return [
+        j
+        for j in judged
+        if j.pair.variant == variant and (categories is None or j.pair.category in categories)
+    ]
+
+
+def _ids(items: list[Judged]) -> set[str]:
+    return {j.pair.id for j in items}
+
+
+def test_records(records: dict[str, Record]) -> None:
+    kinds = Counter((r.target_plugin, r.kind) for r in records.values())
+    assert kinds[("simple_python", "positive")] == 400
+    assert kinds[("live_multiple", "positive")] == 1053
+    assert kinds[("live_irrelevance", "neg_B")] == 884
+    assert not any(r.target_plugin == "live_relevance" for r in records.values())
+    r = records["simple_python_1"]
+    assert r.target_tools == ["math_factorial"]
+    assert r.verification["bfcl_name_map"] == {"math.factorial": "math_factorial"}
+    assert r.gold_calls[0].name == "math_factorial"
+    assert r.tools[0]["function"]["parameters"] == {
+        "type": "object",
+        "properties": {
+            "number": {
+                "type": "integer",
+                "description": "The number for which factorial needs to be calculated.",
+            }
+        },
+        "required": ["number"],
+    }
+    assert all(Record.from_row(x.to_row()) == x for x in list(records.values())[::50])
+    neg = records["irrelevance_0"]
+    assert (neg.negative_scope, neg.needs_tool, neg.target_relevant, neg.gold_calls) == (
+        "global",
+        True,
+        False,
+        [],
+    )
+
+
+def test_nested_gold_expanded(records: dict[str, Record]) -> None:
+    """A dict param's per-key alternatives become concrete accepted dicts ("" = key left out)."""
+    r = records["live_parallel_multiple_0-0-0"]
+    assert r.gold_calls[1].name == "ChaDri_change_drink"
+    first = r.gold_calls[1].arguments["new_preferences"]
+    assert first == {
+        "size": "large",
+        "temperature": "hot",
+        "sweetness_level": "regular",
+        "milk_type": "almond",
+    }
+    others = r.gold_alternatives[1].values["new_preferences"]
+    assert {k: v for k, v in first.items() if k != "sweetness_level"} in others
+
+
+def test_agreement_overall(judged: list[Judged]) -> None:
+    """≥ 98 % of all 16,106 pairs; the 32 live_relevance pairs (not imported) count as disagreements."""
+    assert len(judged) == 16106
+    agree = sum(1 for j in judged if j.ours is not None and j.ours == j.pair.bfcl_valid)
+    assert agree / len(judged) >= 0.98, f"{agree}/{len(judged)}"
+    on_imported = [j for j in judged if j.ours is not None]
+    assert len(on_imported) == 16074
+    assert sum(j.ours == j.pair.bfcl_valid for j in on_imported) / len(on_imported) >= 0.999
+
+
+def test_disagreements(judged: list[Judged]) -> None:
+    """Exactly the documented disagreements, judge bugs included (they are still our fault)."""
+    found = {
+        (j.pair.id, j.pair.variant) for j in judged if j.ours is not None and j.ours != j.pair.bfcl_valid
+    }
+    assert found == set(DISAGREEMENTS)
+
+
+def test_gold_is_valid(judged: list[Judged]) -> None:
+    """gold_first / gold_alt / gold_reversed pass, except unsatisfiable BFCL gold and known judge bugs."""
+    for variant in ("gold_first", "gold_alt", "gold_reversed"):
+        bad = {
+            j.pair.id
+            for j in _where(judged, variant)
+            if not j.ours and (j.pair.id, variant) not in JUDGE_BUGS
+        }
+        assert bad == (UNSATISFIABLE if variant == "gold_first" else set()), variant
+
+
+def test_wrong_answers_fail(judged: list[Judged]) -> None:
+    for variant in ("wrong_name", "missing_required", "extra_call", "no_call"):
+        items = _where(judged, variant, AST_CATEGORIES)
+        assert items, variant
+        assert not [j.pair.id for j in items if j.ours], variant
+    valid = {
+        j.pair.id
+        for j in _where(judged, "wrong_value")
+        if j.ours and (j.pair.id, "wrong_value") not in JUDGE_BUGS
+    }
+    assert valid == {"simple_python_238"}  # year 1861 -> 1862, and the gold accepts 1861-1865
+
+
+def test_irrelevance(judged: list[Judged]) -> None:
+    some = _where(judged, "some_call", IRRELEVANCE_CATEGORIES)
+    none = _where(judged, "no_call", IRRELEVANCE_CATEGORIES)
+    assert len(some) == len(none) == 1124
+    assert not [j for j in some if j.ours]
+    assert all(j.ours for j in none)
+
+
+def test_omit_optional_follows_spec_required(judged: list[Judged]) -> None:
+    """Omitting a param the gold marks omittable but the spec requires fails, as in BFCL."""
+    items = _where(judged, "omit_optional")
+    assert {j.pair.id for j in items if not j.ours} == {j.pair.id for j in items if not j.pair.bfcl_valid} - {
+        "live_multiple_507-149-4"
+    }
+
+
+@pytest.mark.xfail(reason="known judge bugs (see DISAGREEMENTS); passes once they are fixed", strict=False)
+def test_judge_bug_pairs_agree_with_bfcl(judged: list[Judged]) -> None:
+    for j in judged:
+        if (j.pair.id, j.pair.variant) in JUDGE_BUGS:
+            assert j.ours == j.pair.bfcl_valid, (j.pair.id, j.pair.variant)
+
+
+def test_prediction_renaming(records: dict[str, Record]) -> None:
+    r = records["simple_python_1"]
+    p = prediction_from_bfcl(r, [{"math.factorial": {"number": 5}}, {}])
+    assert [c.name for c in p.calls] == ["math_factorial"]
+    assert prediction_from_bfcl(r, [{"math.factorial": "x"}]).invalid
+    assert prediction_from_bfcl(r, [{"math.factorial_x": {}}]).calls[0].name == "math_factorial_x"
