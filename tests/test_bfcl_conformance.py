@@ -25,8 +25,7 @@ from plugineval.schema import Record
 
 BFCL_FAULT = "bfcl data fault"  # gold/spec inconsistency listed in oracle/README.md; we follow the gold
 BFCL_GREEDY = "bfcl greedy matching"  # BFCL rejects a correct answer in another order
-JUDGE_EMPTY_REQUIRED = "judge bug: empty gold value of a required param is unsatisfiable"
-JUDGE_REL_TOL = "judge bug: rel_tol 1e-9 makes large numbers differing by 1 equal"
+BFCL_NO_ANSWER = "bfcl lists no acceptable value"  # required arrays with [] alternatives: BFCL rejects its own gold
 
 # (id, variant) -> why we disagree with BFCL
 DISAGREEMENTS: dict[tuple[str, str], str] = {
@@ -39,14 +38,17 @@ DISAGREEMENTS: dict[tuple[str, str], str] = {
     ("parallel_multiple_26", "gold_first"): BFCL_FAULT,
     ("parallel_multiple_26", "gold_reversed"): BFCL_FAULT,
     ("parallel_178", "gold_reversed"): BFCL_GREEDY,
-    ("parallel_multiple_52", "gold_first"): JUDGE_EMPTY_REQUIRED,
-    ("parallel_multiple_52", "gold_reversed"): JUDGE_EMPTY_REQUIRED,
-    ("live_multiple_993-224-0", "wrong_value"): JUDGE_REL_TOL,
-    ("parallel_117", "wrong_value"): JUDGE_REL_TOL,
+    ("live_simple_106-63-0", "gold_first"): BFCL_NO_ANSWER,
+    ("live_simple_112-68-0", "gold_first"): BFCL_NO_ANSWER,
 }
-JUDGE_BUGS = {k for k, v in DISAGREEMENTS.items() if v.startswith("judge bug")}
-# gold values no answer can meet (BFCL lists no acceptable value for required array params)
-UNSATISFIABLE = {"live_simple_106-63-0", "live_simple_112-68-0"}
+# Formerly our faults, fixed in the judge: an empty gold value ([]) met by an empty prediction, and
+# integers compared exactly (a timestamp off by one is wrong). These pairs must keep agreeing.
+FIXED_PAIRS = {
+    ("parallel_multiple_52", "gold_first"),
+    ("parallel_multiple_52", "gold_reversed"),
+    ("live_multiple_993-224-0", "wrong_value"),
+    ("parallel_117", "wrong_value"),
+}
 
 
 @dataclass(slots=True)
@@ -153,7 +155,7 @@ def test_agreement_overall(judged: list[Judged]) -> None:
 
 
 def test_disagreements(judged: list[Judged]) -> None:
-    """Exactly the documented disagreements, judge bugs included (they are still our fault)."""
+    """Exactly the documented disagreements."""
     found = {
         (j.pair.id, j.pair.variant) for j in judged if j.ours is not None and j.ours != j.pair.bfcl_valid
     }
@@ -161,14 +163,10 @@ def test_disagreements(judged: list[Judged]) -> None:
 
 
 def test_gold_is_valid(judged: list[Judged]) -> None:
-    """gold_first / gold_alt / gold_reversed pass, except unsatisfiable BFCL gold and known judge bugs."""
+    """gold_first / gold_alt / gold_reversed all pass: the judge follows the gold."""
     for variant in ("gold_first", "gold_alt", "gold_reversed"):
-        bad = {
-            j.pair.id
-            for j in _where(judged, variant)
-            if not j.ours and (j.pair.id, variant) not in JUDGE_BUGS
-        }
-        assert bad == (UNSATISFIABLE if variant == "gold_first" else set()), variant
+        bad = {j.pair.id for j in _where(judged, variant) if not j.ours}
+        assert bad == set(), variant
 
 
 def test_wrong_answers_fail(judged: list[Judged]) -> None:
@@ -176,11 +174,7 @@ def test_wrong_answers_fail(judged: list[Judged]) -> None:
         items = _where(judged, variant, AST_CATEGORIES)
         assert items, variant
         assert not [j.pair.id for j in items if j.ours], variant
-    valid = {
-        j.pair.id
-        for j in _where(judged, "wrong_value")
-        if j.ours and (j.pair.id, "wrong_value") not in JUDGE_BUGS
-    }
+    valid = {j.pair.id for j in _where(judged, "wrong_value") if j.ours}
     assert valid == {"simple_python_238"}  # year 1861 -> 1862, and the gold accepts 1861-1865
 
 
@@ -200,11 +194,11 @@ def test_omit_optional_follows_spec_required(judged: list[Judged]) -> None:
     }
 
 
-@pytest.mark.xfail(reason="known judge bugs (see DISAGREEMENTS); passes once they are fixed", strict=False)
-def test_judge_bug_pairs_agree_with_bfcl(judged: list[Judged]) -> None:
-    for j in judged:
-        if (j.pair.id, j.pair.variant) in JUDGE_BUGS:
-            assert j.ours == j.pair.bfcl_valid, (j.pair.id, j.pair.variant)
+def test_fixed_judge_bugs_stay_fixed(judged: list[Judged]) -> None:
+    seen = {(j.pair.id, j.pair.variant): j for j in judged if (j.pair.id, j.pair.variant) in FIXED_PAIRS}
+    assert set(seen) == FIXED_PAIRS
+    for key, j in seen.items():
+        assert j.ours == j.pair.bfcl_valid, key
 
 
 def test_prediction_renaming(records: dict[str, Record]) -> None:

@@ -110,7 +110,9 @@ class RulesJudge:
         for k, gv in gargs.items():
             spec = specs.get(k, _GENERIC)
             if k not in pargs:
-                if spec.required and info is not None:
+                if is_empty(gv) and k in pred.arguments and same(pred.arguments[k], gv):
+                    reason = Reason.EXACT  # the gold itself is empty (e.g. an empty list) and so is the prediction
+                elif spec.required and info is not None:
                     reason = Reason.MISSING
                 elif k in alt.omittable:
                     reason = Reason.OMITTABLE
@@ -168,6 +170,13 @@ class RulesJudge:
             else:
                 w.unmatched_pred.append(j)
         for name, (gis, pjs) in by_name.items():
+            exact = _exact_pairs(record.gold_calls, pred.calls, gis, pjs)
+            if exact is not None:  # cheap path: every call of this tool is exactly its gold
+                for gi, pj in exact:
+                    for k, gv in record.gold_calls[gi].arguments.items():
+                        w.args.append(ArgVerdict(gi, k, Reason.EXACT, False, gv, gv))
+                    w.pairs.append((gi, pj))
+                continue
             info = self.tool_info(record, name)
             table: dict[tuple[int, int], tuple[list[ArgVerdict], list[list[Any]]]] = {}
             for gi in gis:
@@ -190,6 +199,28 @@ class RulesJudge:
         w.unmatched_gold.sort()
         w.unmatched_pred.sort()
         return w
+
+
+def _nonempty(args: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in args.items() if not is_empty(v)}
+
+
+def _exact_pairs(gold: list[Call], pred: list[Call], gis: list[int], pjs: list[int]) -> list[tuple[int, int]] | None:
+    """Pairs when each gold call of a tool has a prediction with exactly its arguments, else None."""
+    if len(gis) != len(pjs):
+        return None
+    left = list(pjs)
+    out = []
+    for gi in gis:
+        ga = gold[gi].arguments
+        if any(is_empty(v) for v in ga.values()):
+            return None
+        hit = next((pj for pj in left if same(_nonempty(pred[pj].arguments), ga)), None)
+        if hit is None:
+            return None
+        left.remove(hit)
+        out.append((gi, hit))
+    return out
 
 
 def _score(verdicts: list[ArgVerdict]) -> int:

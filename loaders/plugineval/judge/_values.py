@@ -111,7 +111,10 @@ def is_empty(v: Any) -> bool:
 
 
 def _close(a: float, b: float) -> bool:
-    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    """Equal numbers: integers exactly (ids, timestamps, cents), floats up to representation noise."""
+    if float(a).is_integer() and float(b).is_integer():
+        return float(a) == float(b)
+    return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
 
 
 def is_number(v: Any) -> bool:
