@@ -263,7 +263,7 @@ def movie_book_seats(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
         names = "、".join(c["name"] for c in cinemas[:6])
         ctx.fail("CINEMA_AMBIGUOUS", f"“{args['cinema_name']}”对应多家影院：{names}，请给出完整影院名")
     cinema = cinemas[0]
-    start = parse_hhmm(args["start_time"])
+    start = parse_hhmm(args["start_time"][:5])
     shows = {s: (h, f) for s, h, f in _shows_of(cinema, movie, day)}
     if start not in shows:
         avail = "、".join(hhmm(s) for s in sorted(shows)) or "无"
