@@ -146,21 +146,17 @@ class SlotFiller:
         if len(date_args) == 1 and dates:
             k = variant % len(dates)
             args[date_args[0]] = dates[k][0]
-            if dates[k][1].step:
-                steps.add(dates[k][1].step)
+            steps.update(dates[k][1].steps)
         elif len(date_args) >= 2:
             for a, (v, t) in zip(date_args, dates, strict=False):
                 args[a] = v
-                if t.step:
-                    steps.add(t.step)
+                steps.update(t.steps)
         for a, (v, t) in zip(time_args, clock, strict=False):
             args[a] = v
-            if t.step:
-                steps.add(t.step)
+            steps.update(t.steps)
         for a, (v, t) in zip(dt_args, stamps, strict=False):
             args[a] = v
-            if t.step:
-                steps.add(t.step)
+            steps.update(t.steps)
 
     def _fill_places(self, args: dict[str, Any], steps: set[str], query: str, places: list[Any], variant: int) -> None:
         place_args = [(a, _role(a, s)) for a, s in self.props.items() if _is_place(a, s) and a not in args]

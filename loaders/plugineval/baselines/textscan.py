@@ -22,7 +22,7 @@ class TimeMention:
     start: int
     end: int
     text: str
-    step: str | None  # relative_time, year_inference, time_format or None (a literal absolute form)
+    steps: tuple[str, ...]  # relative_time / year_inference, and time_format; () for a literal absolute form
 
 
 @dataclass(frozen=True)
@@ -40,14 +40,18 @@ NICKNAMES = {
 }  # fmt: skip
 
 
-def _step_for(surface: str, v: TimeValue) -> str | None:
+_MD = re.compile(r"\s*[0-9零一二两三四五六七八九十]+月[0-9零一二两三四五六七八九十]+[日号]?")
+_CLOCK_WORDS = re.compile(r"[上下中]午|晚上|早上|凌晨|傍晚|[0-9零一二两三四五六七八九十]点")
+
+
+def _steps_for(surface: str, v: TimeValue) -> tuple[str, ...]:
+    """The inference steps a reader needs to turn this surface into an API value."""
+    steps: list[str] = []
     if is_relative(surface):
-        if re.fullmatch(r"\s*[0-9零一二两三四五六七八九十]+月[0-9零一二两三四五六七八九十]+[日号]?\s*", surface):
-            return "year_inference"
-        return "relative_time"
-    if v.kind in ("time", "datetime") and re.search(r"[上下中晚早凌]午|晚上|早上|凌晨|点", surface):
-        return "time_format"
-    return None
+        steps.append("year_inference" if _MD.match(surface) and not re.search(r"[今明后昨前下上这本周]", surface) else "relative_time")
+    if v.kind in ("time", "datetime", "datetime_range") and _CLOCK_WORDS.search(surface):
+        steps.append("time_format")
+    return tuple(steps)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -69,7 +73,7 @@ def find_times(text: str, reference_time: str) -> tuple[TimeMention, ...]:
                 continue
             v = parse_absolute(s, tz) or resolve(s, ref)
             if v is not None:
-                found = TimeMention(v, i, j, s, _step_for(s, v))
+                found = TimeMention(v, i, j, s, _steps_for(s, v))
                 break
         if found is None or _is_bare_number(found.text):
             i += 1

@@ -71,9 +71,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_catalog(sub)
     _add_tools(sub)
+    from ._build import add_parser as add_build
     from ._evaluate import add_parsers as add_evaluate
 
     add_evaluate(sub)
+    add_build(sub)
     return parser
 
 
@@ -86,6 +88,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from ._catalog import run_tools
 
         return run_tools(args)
+    if args.command == "build":
+        from ._build import run as run_build
+
+        return run_build(args)
     if args.command in ("evaluate", "compare"):
         from ._evaluate import run
 

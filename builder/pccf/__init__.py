@@ -1,0 +1,1 @@
+"""PCCF: the closed-loop construction framework (SPEC §3)."""

@@ -1,0 +1,219 @@
+"""The closed loop (SPEC §3 Stage II around Stage I): deficits drive synthesis, verified examples fill
+the units of their observed difficulty, and the loop stops on budgets met, L rounds without gain, or
+the synthesis budget spent."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from plugineval.baselines.router import ReferenceRouter
+from plugineval.catalog import Catalog
+from plugineval.schema import Record
+
+from ..synth.grammar import PluginGrammar
+from ..tools.server import ToolExecutor
+from ..tools.store import Store
+from .candidate import Context, fingerprint, process
+from .config import BuildConfig
+from .coverage import SPLIT_ORDER, Coverage, Unit, grams, jaccard, plan
+from .generators import make_generators
+from .journal import Journal
+from .retriever import TemplateRetriever
+from .stage1 import StageOne
+
+
+@dataclass
+class SplitState:
+    coverage: Coverage
+    records: dict[str, Record] = field(default_factory=dict)
+    masked: dict[str, list[frozenset[str]]] = field(default_factory=lambda: defaultdict(list))
+    masked_strings: set[str] = field(default_factory=set)
+    slot_keys: set[tuple[str, ...]] = field(default_factory=set)
+    multi: int = 0
+    positives: int = 0
+
+
+@dataclass
+class BuildStats:
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    rejections: Counter[str] = field(default_factory=Counter)
+    candidates: int = 0
+    verified: int = 0
+    accepted: int = 0
+    intended_differs: int = 0
+    intended_compared: int = 0
+    relabels: int = 0
+    strengthened: int = 0
+    strengthen_success: int = 0
+    difficulty_deviation: list[int] = field(default_factory=list)
+    stopped: dict[str, str] = field(default_factory=dict)
+    journal_hits: int = 0
+    seconds: float = 0.0
+    proposals: int = 0
+    mcp_calls: int = 0
+
+
+RANK = {"easy": 0, "medium": 1, "hard": 2}
+
+
+class Builder:
+    def __init__(self, cfg: BuildConfig, catalog: Catalog, grammars: dict[str, PluginGrammar], work: Path, resume: bool = False, progress: bool = True) -> None:
+        self.cfg = cfg
+        self.catalog = catalog
+        self.grammars = grammars
+        self.work = work
+        self.resume = resume
+        self.progress = progress
+        self.stats = BuildStats()
+        self.splits: dict[str, SplitState] = {}
+        self.router = ReferenceRouter(catalog)
+        self.queries: set[str] = set()
+        self.masked_of: dict[str, str] = {}
+
+    async def run(self) -> dict[str, SplitState]:
+        t0 = time.perf_counter()
+        cfg = self.cfg
+        fp = fingerprint(cfg, self.catalog, self.grammars)
+        journal = Journal(self.work / "journal.sqlite", self.resume, fp)
+        retriever = TemplateRetriever(self.catalog, self.grammars)
+        domains = sorted({self.catalog.domain_of_plugin(p) for p in self.grammars})
+        dbs = {d: Store.open([d], cfg.store_seed).readonly_connection() for d in domains}
+        try:
+            async with ToolExecutor(self.catalog, cfg.store_seed) as ex:
+                gens = make_generators(list(cfg.stage1.generators), self.catalog, self.router, retriever)
+                stage1 = StageOne(cfg.stage1, self.catalog, ex, gens)
+                ctx = Context(cfg, self.catalog, self.grammars, stage1, self.router, retriever, dbs)
+                for split in SPLIT_ORDER:
+                    if split in cfg.splits:
+                        await self._split(ctx, split, journal)
+                self.stats.proposals = stage1.proposals
+                self.stats.mcp_calls = ex.calls
+        finally:
+            journal.close()
+            for db in dbs.values():
+                db.close()
+        self.stats.journal_hits = journal.hits
+        self.stats.seconds = time.perf_counter() - t0
+        return self.splits
+
+    async def _split(self, ctx: Context, split: str, journal: Journal) -> None:
+        cfg = self.cfg
+        budget = cfg.splits[split]  # type: ignore[index]
+        st = SplitState(plan(split, budget, self.catalog, self.grammars))
+        self.splits[split] = st
+        bar = _bar(split, sum(st.coverage.budgets.values()), self.progress)
+        stale = 0
+        for rnd in range(1, cfg.stage2.max_rounds + 1):
+            deficits = st.coverage.deficits()
+            if not deficits:
+                self.stats.stopped[split] = "budgets met"
+                break
+            if self.stats.candidates >= cfg.stage2.synthesis_budget:
+                self.stats.stopped[split] = "synthesis budget spent"
+                break
+            row = {"split": split, "round": rnd, "deficit": sum(deficits.values()), "candidates": 0, "verified": 0, "accepted": 0}
+            for unit, d in deficits.items():
+                n = math.ceil(d * cfg.stage2.oversample)
+                for i in range(n):
+                    if st.coverage.deficit(unit) == 0 or self.stats.candidates >= cfg.stage2.synthesis_budget:
+                        break
+                    prefer_multi = unit[2] != "" and st.positives > 0 and st.multi < budget.multi_call_min_share * max(st.positives, 1) * 1.2
+                    key = f"{split}|{'/'.join(unit)}|r{rnd}|{i}|m{int(prefer_multi)}"
+                    res = journal.get(key)
+                    if res is None:
+                        res = await process(ctx, key, split, unit, prefer_multi)
+                        journal.put(key, res)
+                    self.stats.candidates += 1
+                    row["candidates"] += 1
+                    if self._apply(st, split, unit, res):
+                        row["accepted"] += 1
+                        bar.update(1)
+                    if res["status"] == "ok":
+                        row["verified"] += 1
+            row["pass_rate"] = round(row["verified"] / row["candidates"], 4) if row["candidates"] else None
+            row["covered"] = sum(st.coverage.counts.values())
+            self.stats.rounds.append(row)
+            stale = stale + 1 if row["accepted"] < cfg.stage2.min_gain else 0
+            if stale >= cfg.stage2.rounds_without_gain:
+                self.stats.stopped[split] = f"{stale} rounds without gain"
+                break
+            if not cfg.stage2.closed_loop:
+                self.stats.stopped[split] = "single-shot (no closed loop)"
+                break
+        else:
+            self.stats.stopped[split] = f"max rounds ({cfg.stage2.max_rounds})"
+        self.stats.stopped.setdefault(split, "budgets met")
+        bar.close()
+
+    def _apply(self, st: SplitState, split: str, unit: Unit, res: dict[str, Any]) -> bool:
+        s = self.stats
+        if res["status"] != "ok":
+            s.rejections[res["reason"]] += 1
+            return False
+        s.verified += 1
+        rec = Record.from_row(res["record"])
+        observed = res["observed"]
+        if rec.kind == "positive":
+            if res.get("intended_differs") is not None:
+                s.intended_compared += 1
+                s.intended_differs += bool(res["intended_differs"])
+            if res.get("relabeled"):
+                s.relabels += 1
+        else:
+            s.difficulty_deviation.append(abs(RANK[res["target"]] - RANK[observed]))
+            if res.get("strengthened"):
+                s.strengthened += 1
+        target_unit = (unit[0], unit[1], observed)
+        if st.coverage.deficit(target_unit) == 0:
+            s.rejections["unit_full_at_observed_difficulty"] += 1
+            return False
+        if rec.query in self.queries or any(rec.id in o.records for o in self.splits.values()):
+            s.rejections["duplicate_record"] += 1
+            return False
+        masked = res["masked"]
+        g = grams(masked)
+        thr = self.cfg.records.near_duplicate_jaccard
+        if split != "train" and any(jaccard(g, o) >= thr for o in st.masked[unit[0]]):
+            s.rejections["near_duplicate"] += 1
+            return False
+        if split != "test" and "test" in self.splits:
+            test = self.splits["test"]
+            if masked in test.masked_strings:
+                s.rejections["masked_pattern_in_test"] += 1
+                return False
+            if len(res["slot_key"]) > 2 and tuple(res["slot_key"]) in test.slot_keys:
+                s.rejections["slot_combination_in_test"] += 1
+                return False
+        st.coverage.counts[target_unit] += 1
+        st.records[rec.id] = rec
+        self.queries.add(rec.query)
+        self.masked_of[rec.id] = masked
+        st.masked[unit[0]].append(g)
+        st.masked_strings.add(masked)
+        st.slot_keys.add(tuple(res["slot_key"]))
+        if rec.kind == "positive":
+            st.positives += 1
+            st.multi += len(rec.gold_calls) > 1
+        s.accepted += 1
+        return True
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _bar(split: str, total: int, on: bool) -> Any:
+    if not on:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=f"build {split}", unit="rec", dynamic_ncols=True)

@@ -1,0 +1,198 @@
+"""One candidate, end to end: synthesize from its key, verify (Stage I), calibrate, assemble the record.
+
+``process`` is a pure function of the candidate key (all randomness derives from it; tools read the
+record's reference time; stateful tools get a fresh store), so the journal can replay it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from plugineval.baselines.router import ReferenceRouter
+from plugineval.catalog import Catalog
+from plugineval.schema import Record
+
+from ..synth.grammar import PluginGrammar
+from ..synth.synthesizer import Candidate, instantiate
+from .config import BuildConfig
+from .coverage import Unit, pattern_difficulty, pattern_steps, patterns_by_split
+from .evaluators import OBSERVABLE_STEPS
+from .records import (
+    CANARY,
+    LICENSE,
+    alternatives_for,
+    annotations_for,
+    difficulty_of_depth,
+    difficulty_of_pk,
+    offered_tools,
+    record_id,
+    reference_time,
+    rng_for,
+)
+from .retriever import TemplateRetriever
+from .stage1 import StageOne, Verification
+
+CONNECTORS = ("说到{lure}，", "对了，{lure}先不说，", "（{lure}）", "之前问过{lure}，现在想问：")
+DIFF_RANK = {"easy": 0, "medium": 1, "hard": 2}
+
+
+@dataclass
+class Context:
+    cfg: BuildConfig
+    catalog: Catalog
+    grammars: dict[str, PluginGrammar]
+    stage1: StageOne
+    router: ReferenceRouter
+    retriever: TemplateRetriever
+    dbs: dict[str, Any]
+
+
+def _trace_summary(v: Verification) -> list[dict[str, Any]]:
+    """Per round, per generator: eligibility, score and what went wrong — enough to audit, small."""
+    out = []
+    for rnd in v.trace:
+        props = []
+        for e in rnd["proposals"]:
+            d = {"generator": e["generator"], "eligible": e["eligible"], "score": e["score"]}
+            for k in ("abstain", "validation_errors", "execution_errors", "S_arg", "S_out"):
+                if k in e:
+                    d[k] = e[k]
+            props.append(d)
+        out.append({"round": rnd["round"], "proposals": props})
+    return out
+
+
+async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: bool) -> dict[str, Any]:
+    plugin_id, scenario_id, target = unit
+    cat, cfg = ctx.catalog, ctx.cfg
+    plugin = cat.plugin(plugin_id)
+    scenario = next(s for s in plugin.scenarios if s.id == scenario_id)
+    g = ctx.grammars[plugin_id]
+    rng = rng_for(cfg.seed, key)
+    pats = patterns_by_split(plugin_id, scenario_id, g).get(split, [])
+    if scenario.kind == "trigger":
+        pats = [p for p in pats if pattern_difficulty(p, g) == target]
+        multi = [p for p in pats if len(p.calls) > 1]
+        if prefer_multi and multi:
+            pats = multi
+    if not pats:
+        return {"status": "rejected", "reason": "no_pattern"}
+    pattern = rng.choice(pats)
+    ref = reference_time(rng, cfg.records.ref_start, cfg.records.ref_end)
+    db = ctx.dbs[cat.domain_of_plugin(plugin_id)]
+    cand = instantiate(pattern, g, plugin=plugin_id, scenario=scenario_id, kind=scenario.kind, ref=ref, rng=rng, catalog=cat, db=db)
+    if cand is None:
+        return {"status": "rejected", "reason": "slots_unfillable", "pattern": pattern.id}
+    v = await ctx.stage1.verify(cand, plugin, scenario, db)
+    base = {"pattern": pattern.id, "rounds": v.rounds, "mcp_calls": 0}
+    if not v.accepted:
+        return {**base, "status": "rejected", "reason": v.reason}
+    offered_rng = rng_for(cfg.seed, key, "tools")
+    must = []
+    if scenario.kind == "neg_B" and scenario.needed_plugin and offered_rng.random() < cfg.records.neg_b_offer_needed:
+        must = cat.plugin(scenario.needed_plugin).tool_names
+    tools = offered_tools(cat, plugin, offered_rng, cfg.records.distractors_min, cfg.records.distractors_max, must)
+    declared = pattern_steps(pattern, g) | set(cand.declared_steps)
+    info: dict[str, Any] = {"declared_steps": sorted(declared)}
+    if scenario.kind == "trigger":
+        measured = v.steps | (declared - OBSERVABLE_STEPS)
+        observed = difficulty_of_depth(len(measured))
+        info |= {
+            "measured_steps": sorted(measured),
+            "relabeled": sorted(declared & OBSERVABLE_STEPS) != sorted(v.steps),
+            "intended_differs": v.intended_differs,
+        }
+        rec = _record(ctx, cand, plugin_id, scenario, tools, split, v, observed, {"type": "inference_depth", "depth": len(measured), "steps": sorted(measured)})
+        return {**base, "status": "ok", "observed": observed, "record": rec.to_row(), "masked": cand.masked, "slot_key": list(map(str, cand.slot_key())), **info}
+    # negatives: behavioural difficulty from the frozen router over K fixed-seed runs
+    rec, p = _negative(ctx, cand, plugin_id, scenario, tools, split, v)
+    observed = difficulty_of_pk(p)
+    strengthened = None
+    if cfg.stage2.strengthen and DIFF_RANK[observed] < DIFF_RANK[target]:
+        lures = g.scenarios[scenario_id].lures or _lures(plugin)
+        for attempt in range(2):
+            lure = lures[rng.randrange(len(lures))]
+            conn = CONNECTORS[rng.randrange(len(CONNECTORS))].format(lure=lure)
+            strong = Candidate(**{**cand.__dict__, "query": conn + cand.query, "masked": conn + cand.masked, "lure": lure})
+            v2 = await ctx.stage1.verify(strong, plugin, scenario, db)
+            if not v2.accepted:
+                continue
+            rec2, p2 = _negative(ctx, strong, plugin_id, scenario, tools, split, v2)
+            if p2 < p:
+                strengthened = {"lure": lure, "attempt": attempt + 1, "p_K_before": p, "p_K_after": p2}
+                rec, p, cand, observed = rec2, p2, strong, difficulty_of_pk(p2)
+            if DIFF_RANK[observed] >= DIFF_RANK[target]:
+                break
+        if strengthened is not None:
+            rec = Record.model_validate({**rec.model_dump(), "verification": {**rec.verification, "strengthened": strengthened}})
+    return {**base, "status": "ok", "observed": observed, "target": target, "p_K": p, "strengthened": strengthened is not None, "record": rec.to_row(), "masked": cand.masked, "slot_key": list(map(str, cand.slot_key()))}
+
+
+def _lures(plugin: Any) -> list[str]:
+    return [plugin.name, *[s.description[:8] for s in plugin.scenarios if s.kind == "trigger"][:2]]
+
+
+def _record(ctx: Context, cand: Candidate, plugin_id: str, scenario: Any, tools: list[str], split: str, v: Verification, difficulty: str, basis: dict[str, Any]) -> Record:
+    cat = ctx.catalog
+    kind = "positive" if scenario.kind == "trigger" else scenario.kind
+    gold = v.gold if kind == "positive" else []
+    aux = sorted({cp.scenario for cp, _ in ctx.retriever.matches(plugin_id, cand.query)} - {scenario.id})
+    verification = {
+        **v.summary(),
+        "trace": _trace_summary(v),
+        "pattern": cand.pattern,
+        "intended_calls": [c.model_dump() for c in cand.intended_calls],
+    }
+    if scenario.kind == "underspecified":
+        verification["missing"] = sorted(scenario.missing)
+    target_tools = cat.plugin(plugin_id).tool_names
+    return Record(
+        id=record_id(cand.query, plugin_id, kind),
+        version=ctx.cfg.version,
+        language="zh",
+        query=cand.query,
+        reference_time=cand.reference_time,
+        domain=cat.domain_of_plugin(plugin_id),
+        target_plugin=plugin_id,
+        target_tools=target_tools,
+        kind=kind,  # type: ignore[arg-type]
+        negative_scope="none" if kind == "positive" else "global" if kind == "neg_A" else "targeted",
+        needs_tool=kind != "neg_A",
+        target_relevant=kind in ("positive", "underspecified"),
+        tools=[cat.tool(t).openai_function() for t in tools],
+        tool_annotations=annotations_for(cat, tools),
+        gold_calls=gold,
+        gold_alternatives=alternatives_for(cat, gold),
+        difficulty=difficulty,  # type: ignore[arg-type]
+        difficulty_basis=basis,  # type: ignore[arg-type]
+        primary_scenario=scenario.id,
+        aux_scenarios=aux,
+        source={"type": "synthetic", "origin": f"pccf/{plugin_id}/{scenario.id}/{cand.pattern}", "license": LICENSE, "canary": CANARY},  # type: ignore[arg-type]
+        verification=verification,
+        split=split,  # type: ignore[arg-type]
+    )
+
+
+def _negative(ctx: Context, cand: Candidate, plugin_id: str, scenario: Any, tools: list[str], split: str, v: Verification) -> tuple[Record, float]:
+    k = ctx.cfg.router.k
+    rid = record_id(cand.query, plugin_id, scenario.kind)
+    offered = [ctx.catalog.tool(t).openai_function() for t in tools]
+    targets = set(ctx.catalog.plugin(plugin_id).tool_names)
+    glob = scenario.kind == "neg_A"
+    p = ctx.router.p_k(cand.query, offered, (lambda t: t is None) if glob else (lambda t: t not in targets), k, key=rid)
+    basis = {"type": "behavioral", "p_K": p, "K": k}
+    rec = _record(ctx, cand, plugin_id, scenario, tools, split, v, difficulty_of_pk(p), basis)
+    rec = Record.model_validate({**rec.model_dump(), "verification": {**rec.verification, "router": ctx.router.version}})
+    return rec, p
+
+
+def fingerprint(cfg: BuildConfig, catalog: Catalog, grammars: dict[str, PluginGrammar]) -> str:
+    h = hashlib.sha256(cfg.model_dump_json().encode())
+    for p in catalog.plugins:
+        h.update(p.model_dump_json().encode())
+    for pid in sorted(grammars):
+        h.update(grammars[pid].model_dump_json().encode())
+    return h.hexdigest()[:16]
+

@@ -1,0 +1,124 @@
+"""Typed build configuration: a TOML file validated with pydantic; an unknown key is an error."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from plugineval.schema import SchemaError
+from plugineval.schema._base import describe_validation_error
+
+DEFAULT_CONFIG = Path(__file__).resolve().parents[2] / "configs" / "default.toml"
+Generator = Literal["slot_parser", "template_retriever", "intended", "llm"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Stage1(_Strict):
+    generators: list[Generator] = Field(default=["slot_parser", "template_retriever", "intended"], min_length=1)
+    max_rounds: int = Field(default=3, ge=1, le=10)
+    tau: float = Field(default=0.8, ge=0.0, le=1.0)
+    lambda_arg: float = Field(default=0.5, ge=0.0, le=1.0)
+    lambda_out: float = Field(default=0.5, ge=0.0, le=1.0)
+    abstention_score: float = Field(default=0.9, ge=0.0, le=1.0)
+    content_validation: bool = True
+
+    @model_validator(mode="after")
+    def _sum(self) -> Stage1:
+        if abs(self.lambda_arg + self.lambda_out - 1.0) > 1e-9:
+            raise ValueError(f"lambda_arg + lambda_out must be 1, got {self.lambda_arg} + {self.lambda_out}")
+        if not any(g != "intended" for g in self.generators):
+            raise ValueError("at least one generator must read only the query text (not just 'intended')")
+        return self
+
+
+class Stage2(_Strict):
+    rounds_without_gain: int = Field(default=3, ge=1)
+    min_gain: int = Field(default=1, ge=0)
+    synthesis_budget: int = Field(default=80000, ge=1)
+    oversample: float = Field(default=1.6, ge=1.0)
+    max_rounds: int = Field(default=12, ge=1)
+    closed_loop: bool = True
+    strengthen: bool = True
+
+
+class RouterCfg(_Strict):
+    k: int = Field(default=5, ge=5)
+
+
+class Records(_Strict):
+    distractors_min: int = Field(default=3, ge=0)
+    distractors_max: int = Field(default=7, ge=0)
+    neg_b_offer_needed: float = Field(default=0.5, ge=0.0, le=1.0)
+    ref_start: str = "2025-03-01"
+    ref_end: str = "2026-12-31"
+    near_duplicate_jaccard: float = Field(default=0.8, gt=0.0, le=1.0)
+
+
+class SplitBudget(_Strict):
+    positives: dict[Literal["easy", "medium", "hard"], int]
+    negatives: dict[Literal["neg_A", "neg_B", "neg_C", "underspecified"], int]
+    negative_difficulty: dict[Literal["easy", "medium", "hard"], int]
+    multi_call_min_share: float = Field(default=0.1, ge=0.0, le=1.0)
+
+    @property
+    def total(self) -> int:
+        return sum(self.positives.values()) + sum(self.negatives.values())
+
+
+class BuildConfig(_Strict):
+    version: str = Field(pattern=r"^\d+\.\d+\.\d+$")
+    seed: int
+    store_seed: int = 20260318
+    stage1: Stage1 = Stage1()
+    stage2: Stage2 = Stage2()
+    router: RouterCfg = RouterCfg()
+    records: Records = Records()
+    splits: dict[Literal["train", "validation", "test"], SplitBudget]
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> BuildConfig:
+        p = Path(path) if path else DEFAULT_CONFIG
+        try:
+            raw = tomllib.loads(p.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise SchemaError(str(p), ["config file not found"]) from None
+        except tomllib.TOMLDecodeError as e:
+            raise SchemaError(str(p), [f"not valid TOML: {e}"]) from None
+        from pydantic import ValidationError
+
+        try:
+            return cls.model_validate(raw)
+        except ValidationError as e:
+            raise SchemaError(str(p), describe_validation_error(e)) from None
+
+    def with_ablation(self, ablation: str | None) -> BuildConfig:
+        """The config of an ablation run (SPEC §3 build report)."""
+        if ablation is None:
+            return self
+        if ablation == "no-content-validation":
+            return self.model_copy(update={"stage1": self.stage1.model_copy(update={"content_validation": False})})
+        if ablation == "no-refinement":
+            return self.model_copy(update={"stage1": self.stage1.model_copy(update={"max_rounds": 1})})
+        if ablation == "single-shot":
+            return self.model_copy(update={"stage2": self.stage2.model_copy(update={"closed_loop": False, "strengthen": False})})
+        if ablation == "m1":
+            return self.model_copy(update={"stage1": self.stage1.model_copy(update={"generators": ["slot_parser"]})})
+        raise ValueError(f"unknown ablation {ablation!r}; choose no-content-validation, no-refinement, single-shot or m1")
+
+    def scaled(self, factor: float) -> BuildConfig:
+        """Budgets multiplied by ``factor`` (mini builds in tests)."""
+
+        def sc(d: dict[str, int]) -> dict[str, int]:
+            return {k: max(1, round(v * factor)) for k, v in d.items()}
+
+        splits = {
+            name: b.model_copy(update={"positives": sc(b.positives), "negatives": sc(b.negatives), "negative_difficulty": sc(b.negative_difficulty)})  # type: ignore[arg-type]
+            for name, b in self.splits.items()
+        }
+        return self.model_copy(update={"splits": splits})

@@ -1,0 +1,165 @@
+"""Stage I evaluators, offline implementations.
+
+Argument evaluator (S_arg): each argument is grounded in the query — literally, through a declared
+synonym, a place alias, a time expression that resolves to it, or a number that parses to it — and
+the inference steps of the grounding chain are recorded (they measure a positive's difficulty).
+Result evaluator (S_out): the MCP response answers the request — no error, not empty, and it speaks
+of the requested entities and dates.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from plugineval.baselines.slotfill import SlotFiller
+from plugineval.baselines.textscan import find_places, find_times, numbers_outside
+from plugineval.catalog import Catalog
+from plugineval.normalize import canonical_place, normalize_text
+from plugineval.schema import Call, Plugin
+
+from ..tools.server import CallOutcome
+
+OBSERVABLE_STEPS = frozenset({"relative_time", "year_inference", "time_format", "numeral", "implicit_entity"})
+
+
+@dataclass
+class ArgAssessment:
+    score: float
+    grounded: dict[str, str | None] = field(default_factory=dict)  # "call.arg" -> how (None: ungrounded)
+    steps: set[str] = field(default_factory=set)
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"score": round(self.score, 4), "grounded": self.grounded, "steps": sorted(self.steps), "note": self.note}
+
+
+def _time_strings(v: Any) -> set[str]:
+    out: set[str] = set()
+    s, e = v.start, v.end
+    for x in (s, e):
+        if x is None:
+            continue
+        iso = x.isoformat()
+        out.add(iso[:10])
+        if len(iso) > 10 and "T" in iso:
+            out.add(iso)
+            out.add(iso[11:16])
+        elif ":" in iso:
+            out.add(iso[:5])
+    return out
+
+
+class ArgumentEvaluator:
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+
+    def mentions_used(self, query: str, reference_time: str, calls: list[Call]) -> tuple[int, int]:
+        """(used, total) time and place mentions of the query: a proposal that ignores part of the
+        request (one trip of a round trip) leaves mentions unused."""
+        times = find_times(query, reference_time)
+        places = find_places(query)
+        values: set[str] = set()
+        for c in calls:
+            for v in c.arguments.values():
+                for x in v if isinstance(v, list) else [v]:
+                    if isinstance(x, str):
+                        values |= {x, x[:10], canonical_place(x) or x}
+        used = sum(1 for t in times if _time_strings(t.value) & values)
+        used += sum(1 for p in places if p.name in values)
+        return used, len(times) + len(places)
+
+    def ground(self, query: str, reference_time: str, call: Call) -> tuple[dict[str, str | None], set[str]]:
+        tool = self.catalog.tool(call.name)
+        times = find_times(query, reference_time)
+        places = find_places(query)
+        nums = numbers_outside(query, [(t.start, t.end) for t in times])
+        nq = normalize_text(query)
+        out: dict[str, str | None] = {}
+        steps: set[str] = set()
+        for arg, value in call.arguments.items():
+            sch = tool.properties.get(arg, {})
+            ann = tool.annotations.get(arg)
+            how: str | None = None
+            values = value if isinstance(value, list) else [value]
+            hows = []
+            for v in values:
+                h: str | None = None
+                if "default" in sch and v == sch["default"]:
+                    h = "default"
+                elif isinstance(v, str) and v and (v in query or normalize_text(v) in nq):
+                    h = "literal"
+                elif ann and any(c == v and (a in query or normalize_text(a) in nq) for a, c in ann.aliases.items()):
+                    h = "alias"
+                elif isinstance(v, str) and (ann and ann.time_valued or sch.get("format")):
+                    hit = next((t for t in times if v in _time_strings(t.value)), None)
+                    if hit is not None:
+                        h = "time"
+                        steps.update(hit.steps)
+                elif isinstance(v, str) and (cp := canonical_place(v) or v):
+                    hit_p = next((p for p in places if p.name == cp), None)
+                    if hit_p is not None:
+                        h = "place"
+                        if hit_p.step:
+                            steps.add(hit_p.step)
+                if h is None and isinstance(v, int | float) and not isinstance(v, bool):
+                    hit_n = next((n for n in nums if abs(n[0] - float(v)) < 1e-9), None)
+                    if hit_n is not None:
+                        h = "number"
+                        if hit_n[3]:
+                            steps.add(hit_n[3])
+                hows.append(h)
+            how = None if any(h is None for h in hows) else ",".join(sorted({h for h in hows if h}))
+            out[arg] = how
+        return out, steps
+
+    def assess(self, query: str, reference_time: str, plugin: Plugin, calls: list[Call]) -> ArgAssessment:
+        if any(c.name not in plugin.tool_names for c in calls):
+            return ArgAssessment(0.0, note="a call to a tool outside the target plugin")
+        grounded: dict[str, str | None] = {}
+        steps: set[str] = set()
+        for i, c in enumerate(calls):
+            g, s = self.ground(query, reference_time, c)
+            grounded |= {f"{i}.{k}": v for k, v in g.items()}
+            steps |= s
+        if not grounded:
+            return ArgAssessment(1.0, grounded, steps)
+        score = sum(v is not None for v in grounded.values()) / len(grounded)
+        used, total = self.mentions_used(query, reference_time, calls)
+        if total:
+            score = 0.5 * score + 0.5 * used / total
+        if len(calls) > 1 and len({json.dumps(c.model_dump(), sort_keys=True) for c in calls}) < len(calls):
+            score *= 0.5  # duplicated calls are not independent requests
+        return ArgAssessment(score, grounded, steps)
+
+    def abstention(self, query: str, reference_time: str, plugin: Plugin, claimed_missing: list[str]) -> tuple[bool, list[str]]:
+        """A missing-information abstention is justified when no tool of the plugin can be filled
+        from the text; returns (justified, the required arguments the best tool lacks)."""
+        best: list[str] | None = None
+        for t in plugin.tools:
+            f = SlotFiller(t.openai_function(), t.annotations).fill(query, reference_time)
+            if f.arguments is not None:
+                return False, []
+            if best is None or len(f.missing) < len(best):
+                best = f.missing
+        return True, best or claimed_missing
+
+
+class ResultEvaluator:
+    def assess(self, calls: list[Call], outcomes: list[CallOutcome]) -> tuple[float, str]:
+        if not outcomes or any(not o.ok for o in outcomes):
+            return 0.0, "execution failed"
+        scores = []
+        notes = []
+        for c, o in zip(calls, outcomes, strict=True):
+            text = json.dumps(o.result, ensure_ascii=False)
+            wanted = [v for v in c.arguments.values() if isinstance(v, str) and 1 < len(v) <= 30]
+            echoed = [v for v in wanted if v in text or (canonical_place(v) or "\0") in text]
+            s = 1.0 if not wanted else 0.5 + 0.5 * len(echoed) / len(wanted)
+            empties = [k for k, v in (o.result or {}).items() if isinstance(v, list) and not v]
+            if empties:
+                s = min(s, 0.7)
+                notes.append(f"{c.name}: empty {', '.join(empties)}")
+            scores.append(s)
+        return min(scores), "; ".join(notes)

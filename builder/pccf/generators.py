@@ -1,0 +1,145 @@
+"""Stage I generators: each proposes a complete call list or abstains (SPEC §3).
+
+``slot_parser`` and ``template_retriever`` read only the query text; ``intended`` returns what the
+synthesizer meant and is a cross-check only: its proposal never becomes gold by itself. An LLM
+generator (``llm``) lives in ``llm_roles.py``. Round k > 0 passes the history (proposals, validation
+errors, execution outcomes, assessments) so a generator can move to its next interpretation.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from plugineval.baselines.router import ReferenceRouter
+from plugineval.baselines.slotfill import SlotFiller, multi_fill
+from plugineval.catalog import Catalog
+from plugineval.schema import Call, Plugin
+
+from .retriever import TemplateRetriever, fill_args
+
+TEXT_ONLY = frozenset({"slot_parser", "template_retriever", "llm"})
+
+
+@dataclass
+class Proposal:
+    generator: str
+    calls: list[Call] | None  # None: abstain
+    missing: list[str] = field(default_factory=list)  # what an abstention says is missing
+    abstain_reason: str | None = None  # missing_information | unsupported | no_request
+
+    @property
+    def abstains(self) -> bool:
+        return self.calls is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "generator": self.generator,
+            "calls": None if self.calls is None else [c.model_dump() for c in self.calls],
+            "missing": self.missing,
+            "abstain_reason": self.abstain_reason,
+        }
+
+
+@dataclass
+class Task:
+    """What a generator sees: the query text and the target plugin (plus, for ``intended`` only,
+    the synthesizer's intended calls)."""
+
+    query: str
+    reference_time: str
+    plugin: Plugin
+    db: sqlite3.Connection | None
+    intended: list[Call] | None = None
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def ref(self) -> datetime:
+        return datetime.fromisoformat(self.reference_time)
+
+
+class Generator(Protocol):
+    name: str
+
+    def propose(self, task: Task, round_: int) -> Proposal: ...
+
+
+class SlotParserGenerator:
+    name = "slot_parser"
+
+    def __init__(self, catalog: Catalog, router: ReferenceRouter) -> None:
+        self.catalog = catalog
+        self.router = router
+
+    def propose(self, task: Task, round_: int) -> Proposal:
+        tools = [t.openai_function() for t in task.plugin.tools]
+        ranked = sorted(self.router.scores(task.query, tools).items(), key=lambda kv: (-kv[1], kv[0]))
+        best_missing: list[str] | None = None
+        complete = []
+        for name, _ in ranked:
+            spec = self.catalog.tool(name)
+            filler = SlotFiller(spec.openai_function(), spec.annotations)
+            fills = multi_fill(filler, task.query, task.reference_time, variant=round_)
+            if all(f.arguments is not None for f in fills):
+                complete.append([Call(name=f.tool, arguments=f.arguments or {}) for f in fills])
+            elif best_missing is None:
+                best_missing = fills[0].missing
+        if complete:
+            return Proposal(self.name, complete[min(round_ // 2, len(complete) - 1)])
+        return Proposal(self.name, None, best_missing or [], "missing_information")
+
+
+class TemplateRetrieverGenerator:
+    name = "template_retriever"
+
+    def __init__(self, retriever: TemplateRetriever) -> None:
+        self.retriever = retriever
+
+    def propose(self, task: Task, round_: int) -> Proposal:
+        hit = self.retriever.fill(task.plugin.id, task.query, task.ref, task.db, variant=round_)
+        if hit is None:
+            return Proposal(self.name, None, [], "no_request")
+        cp, values = hit
+        calls = []
+        for c in cp.pattern.calls:
+            args = {k: v for k, v in fill_args(c.args, values).items() if v not in (None, "")}
+            calls.append(Call(name=c.tool, arguments=args))
+        owners = {self.retriever.catalog.plugin_of_tool(c.name).id for c in calls}
+        if cp.kind == "underspecified" and calls:
+            tool = self.retriever.catalog.tool(calls[0].name)
+            missing = [r for r in tool.required if r not in calls[0].arguments]
+            return Proposal(self.name, None, missing, "missing_information")
+        if not calls or owners != {task.plugin.id}:
+            return Proposal(self.name, None, [], "no_request" if not calls else "unsupported")
+        return Proposal(self.name, calls)
+
+
+class IntendedGenerator:
+    """The synthesizer's intended call: a cross-check, never gold by itself."""
+
+    name = "intended"
+
+    def propose(self, task: Task, round_: int) -> Proposal:
+        if not task.intended:
+            return Proposal(self.name, None, [], "no_request")
+        return Proposal(self.name, list(task.intended))
+
+
+def make_generators(names: list[str], catalog: Catalog, router: ReferenceRouter, retriever: TemplateRetriever, llm: Any = None) -> list[Generator]:
+    out: list[Generator] = []
+    for n in names:
+        if n == "slot_parser":
+            out.append(SlotParserGenerator(catalog, router))
+        elif n == "template_retriever":
+            out.append(TemplateRetrieverGenerator(retriever))
+        elif n == "intended":
+            out.append(IntendedGenerator())
+        elif n == "llm":
+            if llm is None:
+                raise ValueError("generator 'llm' needs an endpoint: configure [roles.generator] or drop it")
+            out.append(llm)
+        else:
+            raise ValueError(f"unknown generator {n!r}")
+    return out

@@ -1,0 +1,194 @@
+"""The retrieval-based extractor: aligns the query with the plugin's exemplar patterns and parses each
+aligned span with the normalizers. It reads only the query text (never which pattern made it, nor the
+synthesizer's slot values): a span "下周三" becomes a date by resolving it against the reference time.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from plugineval.catalog import Catalog
+from plugineval.normalize import canonical_place, parse_absolute, parse_number, resolve
+
+from ..synth.grammar import ALT_RE, SLOT_RE, Pattern, PluginGrammar, SlotSpec
+from ..synth.slots import NICKNAMES
+from ..tools.domains._common import CITIES, FOREIGN_CITIES
+
+_NICK_INV = {v: k for k, v in NICKNAMES.items()}
+_NICK_TO_CITY = {nick: city for city, nick in NICKNAMES.items()}
+del _NICK_INV
+
+
+@dataclass(frozen=True)
+class CompiledPattern:
+    scenario: str
+    kind: str
+    pattern: Pattern
+    regex: re.Pattern[str]
+    groups: dict[str, str]  # regex group -> slot name
+
+
+_N = "[0-9零一二两三四五六七八九十百千]+"
+_CITY = "|".join(sorted(map(re.escape, [*CITIES, *FOREIGN_CITIES, *NICKNAMES.values()]), key=len, reverse=True))
+_TYPE_RX = {
+    "city": f"(?:{_CITY})市?",
+    "foreign_city": f"(?:{_CITY})",
+    "date": (
+        rf"\d{{4}}年\d{{1,2}}月\d{{1,2}}[日号]|\d{{4}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}|{_N}月{_N}[日号]?"
+        rf"|今天|明天|后天|大后天|{_N}天[后以之]后?|(?:这|本|下下|下)?(?:周|星期|礼拜)[一二三四五六日天]"
+        rf"|月底|下个?月{_N}[号日]"
+    ),
+    "time": rf"\d{{1,2}}:\d{{2}}|(?:凌晨|早上|上午|中午|下午|晚上|傍晚)?{_N}点(?:半|{_N}分?)?",
+    "int": _N,
+    "person": "[\u4e00-\u9fff]{2,3}",
+    "phone": "1\\d{10}",
+}
+
+
+def _slot_rx(spec: SlotSpec | None, catalog: Catalog | None) -> str:
+    if spec is None:
+        return ".+?"
+    if spec.type in _TYPE_RX:
+        return _TYPE_RX[spec.type]
+    words: list[str] = []
+    if spec.type == "choice":
+        words = [c.text for c in spec.choices]
+    elif spec.type == "enum" and catalog is not None and spec.tool and spec.arg:
+        tool = catalog.tool(spec.tool)
+        ann = tool.annotations.get(spec.arg)
+        words = [*(ann.aliases if ann else {}), *[str(e) for e in tool.properties[spec.arg].get("enum", [])]]
+    if words:
+        return "|".join(sorted(map(re.escape, set(words)), key=len, reverse=True))
+    return ".+?"
+
+
+def _compile(p: Pattern, slots: dict[str, SlotSpec] | None = None, catalog: Catalog | None = None) -> tuple[re.Pattern[str], dict[str, str]]:
+    groups: dict[str, str] = {}
+    out: list[str] = []
+    pos = 0
+    text = p.text
+    tokens = sorted([*ALT_RE.finditer(text), *SLOT_RE.finditer(text)], key=lambda m: m.start())
+    for m in tokens:
+        if m.start() < pos:
+            continue
+        out.append(re.escape(text[pos : m.start()]))
+        if m.re is ALT_RE:
+            out.append("(?:" + "|".join(re.escape(b) for b in m.group(1).split("|")) + ")")
+        else:
+            g = f"s{len(groups)}"
+            groups[g] = m.group("name")
+            out.append(f"(?P<{g}>{_slot_rx((slots or {}).get(m.group('name')), catalog)})")
+        pos = m.end()
+    out.append(re.escape(text[pos:]))
+    return re.compile("^" + "".join(out) + r"[。.!！?？]*$"), groups
+
+
+def _literal_len(p: Pattern) -> int:
+    return len(SLOT_RE.sub("", ALT_RE.sub("", p.text)))
+
+
+class TemplateRetriever:
+    def __init__(self, catalog: Catalog, grammars: dict[str, PluginGrammar]) -> None:
+        self.catalog = catalog
+        self.grammars = grammars
+
+    @functools.cache  # noqa: B019 - one retriever per build; the cache is the compiled library
+    def patterns(self, plugin: str) -> list[CompiledPattern]:
+        g = self.grammars.get(plugin)
+        if g is None:
+            return []
+        kinds = {s.id: s.kind for s in self.catalog.plugin(plugin).scenarios}
+        out = []
+        for sid, sg in g.scenarios.items():
+            for p in sg.patterns:
+                rx, groups = _compile(p, g.slots, self.catalog)
+                out.append(CompiledPattern(sid, kinds.get(sid, "trigger"), p, rx, groups))
+        out.sort(key=lambda c: -_literal_len(c.pattern))  # most specific exemplar first
+        return out
+
+    def matches(self, plugin: str, query: str) -> list[tuple[CompiledPattern, dict[str, str]]]:
+        out = []
+        for cp in self.patterns(plugin):
+            m = cp.regex.match(query.strip())
+            if m is None:
+                continue
+            spans: dict[str, str] = {}
+            ok = True
+            for g, slot in cp.groups.items():
+                s = m.group(g)
+                if slot in spans and spans[slot] != s:
+                    ok = False
+                spans[slot] = s
+            if ok:
+                out.append((cp, spans))
+        return out
+
+    def parse_slot(self, spec: SlotSpec, surface: str, ref: datetime, db: sqlite3.Connection | None) -> Any:
+        s = surface.strip()
+        t = spec.type
+        if t in ("city", "foreign_city"):
+            c = _NICK_TO_CITY.get(s) or canonical_place(s) or s.removesuffix("市")
+            return c if c in CITIES or c in FOREIGN_CITIES else None
+        if t == "date":
+            v = parse_absolute(s, ref.tzinfo) if ref.tzinfo else None  # type: ignore[arg-type]
+            v = v or resolve(s, ref)
+            return str(v.start)[:10] if v is not None and v.kind in ("date", "datetime") else None
+        if t == "time":
+            v = parse_absolute(s, ref.tzinfo) if ref.tzinfo else None  # type: ignore[arg-type]
+            v = v or resolve(s, ref)
+            if v is None or v.start is None:
+                return None
+            return v.start.isoformat()[11:16] if v.kind == "datetime" else str(v.start)[:5]
+        if t == "int":
+            n = parse_number(s)
+            return int(n) if n is not None and float(n).is_integer() else None
+        if t == "enum":
+            tool = self.catalog.tool(spec.tool or "")
+            ann = tool.annotations.get(spec.arg or "")
+            if ann and s in ann.aliases:
+                return ann.aliases[s]
+            enum = tool.properties[spec.arg or ""].get("enum") or []
+            return s if s in enum else None
+        if t == "choice":
+            return next((c.value for c in spec.choices if c.text == s), None)
+        if t == "sql":
+            if db is None or spec.sql is None or ":" in spec.sql:
+                return s
+            rows = {str(r[0]) for r in db.execute(spec.sql).fetchall()}
+            return s if s in rows else None
+        return s  # person, phone: the span itself
+
+    def fill(self, plugin: str, query: str, ref: datetime, db: sqlite3.Connection | None, variant: int = 0) -> tuple[CompiledPattern, dict[str, Any]] | None:
+        """The ``variant``-th exemplar whose slots all parse, with the parsed slot values."""
+        g = self.grammars[plugin]
+        k = 0
+        for cp, spans in self.matches(plugin, query):
+            values: dict[str, Any] = {}
+            for slot, surface in spans.items():
+                v = self.parse_slot(g.slots[slot], surface, ref, db)
+                if v is None:
+                    break
+                values[slot] = v
+            else:
+                if k == variant:
+                    return cp, values
+                k += 1
+        return None
+
+
+def fill_args(template: Any, values: dict[str, Any]) -> Any:
+    if isinstance(template, str):
+        m = SLOT_RE.fullmatch(template)
+        if m:
+            return values.get(m.group("name"))
+        return SLOT_RE.sub(lambda mm: str(values.get(mm.group("name"), "")), template)
+    if isinstance(template, dict):
+        return {k: fill_args(v, values) for k, v in template.items()}
+    if isinstance(template, list):
+        return [fill_args(v, values) for v in template]
+    return template

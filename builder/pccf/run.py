@@ -1,0 +1,76 @@
+"""``plugineval build``: the catalog and grammars in, a release folder out."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from plugineval.catalog import load_catalog
+
+from ..synth.grammar import load_grammars
+from .build import Builder
+from .config import BuildConfig
+from .release import write_release
+from .report import build_report, report_markdown
+
+CARD_BODY = """# PluginEval
+
+A diagnostic benchmark for LLM function calling over Chinese plugins whose tools execute for real
+(MCP servers over a local data store). Every positive's gold call was proposed by a generator that
+read only the query and verified by execution; every negative carries execution evidence of its kind.
+
+```python
+from datasets import load_dataset
+
+test = load_dataset("{path}", split="test")
+hard = load_dataset("{path}", "hard", split="test")
+```
+
+See `build_report.md` for how this release was built.
+"""
+
+
+def run_build(
+    out: Path,
+    config: str | Path | None = None,
+    resume: bool = False,
+    ablation: str | None = None,
+    plugins: list[str] | None = None,
+    scale: float | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    cfg = BuildConfig.load(config).with_ablation(ablation)
+    if scale is not None:
+        cfg = cfg.scaled(scale)
+    catalog = load_catalog()
+    grammars = dict(load_grammars())
+    missing = sorted(p.id for p in catalog.plugins if p.id not in grammars)
+    if plugins:
+        unknown = sorted(set(plugins) - {p.id for p in catalog.plugins})
+        if unknown:
+            raise ValueError(f"unknown plugins: {', '.join(unknown)}")
+        grammars = {k: v for k, v in grammars.items() if k in plugins}
+    work = out.parent / f".{out.name}.work"
+    t0 = time.perf_counter()
+    b = Builder(cfg, catalog, grammars, work, resume=resume, progress=progress)
+    splits = anyio.run(b.run)
+    report = build_report(cfg, b.stats, splits, b.router, ablation, b.masked_of)
+    report["plugins_without_grammar"] = missing if not plugins else []
+    md = report_markdown(report)
+    records = {name: list(st.records.values()) for name, st in splits.items()}
+    write_release(out, records, catalog, report, md, CARD_BODY.replace("{path}", str(out)))
+    timing = {
+        "seconds": round(time.perf_counter() - t0, 2),
+        "build_seconds": round(b.stats.seconds, 2),
+        "journal_hits": b.stats.journal_hits,
+        "candidates_per_s": round(b.stats.candidates / b.stats.seconds, 1) if b.stats.seconds else None,
+        "proposals_per_s": round(b.stats.proposals / b.stats.seconds, 1) if b.stats.seconds else None,
+        "mcp_calls_per_s": round(b.stats.mcp_calls / b.stats.seconds, 1) if b.stats.seconds else None,
+    }
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "timing.json").write_text(json.dumps(timing, indent=1), encoding="utf-8")
+    return {"report": report, "timing": timing}

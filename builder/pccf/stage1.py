@@ -1,0 +1,201 @@
+"""Stage I: execution-grounded annotation with iterative refinement (SPEC §3), and the execution
+evidence of negatives."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from plugineval.catalog import Catalog
+from plugineval.judge._core import RulesJudge, decide
+from plugineval.jsonschema_lite import Validator
+from plugineval.schema import Call, Plugin, Record, Scenario
+
+from ..synth.synthesizer import Candidate
+from ..tools.server import ToolExecutor
+from .config import Stage1
+from .evaluators import OBSERVABLE_STEPS, ArgumentEvaluator, ResultEvaluator
+from .generators import TEXT_ONLY, Generator, Proposal, Task
+
+
+@dataclass
+class Verification:
+    accepted: bool
+    reason: str
+    gold: list[Call] = field(default_factory=list)
+    generator: str | None = None
+    score: float = 0.0
+    rounds: int = 0
+    steps: set[str] = field(default_factory=set)
+    evidence: dict[str, Any] = field(default_factory=dict)
+    trace: list[dict[str, Any]] = field(default_factory=list)
+    intended_differs: bool | None = None
+    outcome: str | None = None  # "call" | "abstain"
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "stage": "I",
+            "accepted": self.accepted,
+            "reason": self.reason,
+            "generator": self.generator,
+            "score": round(self.score, 4),
+            "rounds": self.rounds,
+            "measured_steps": sorted(self.steps),
+            "intended_differs": self.intended_differs,
+            "evidence": self.evidence,
+            "trace": self.trace,
+        }
+
+
+class StageOne:
+    def __init__(self, cfg: Stage1, catalog: Catalog, executor: ToolExecutor, generators: list[Generator]) -> None:
+        self.cfg = cfg
+        self.catalog = catalog
+        self.ex = executor
+        self.generators = generators
+        self.args = ArgumentEvaluator(catalog)
+        self.results = ResultEvaluator()
+        self.rules = RulesJudge()
+        self._validators: dict[str, Validator] = {}
+        self.proposals = 0
+
+    def _validator(self, tool: str) -> Validator:
+        v = self._validators.get(tool)
+        if v is None:
+            v = self._validators[tool] = Validator(self.catalog.tool(tool).parameters)
+        return v
+
+    def equivalent(self, a: list[Call], b: list[Call], ref: str) -> bool:
+        """Do two call lists mean the same (the judge's rules, b as the anchor)?"""
+        if sorted(c.name for c in a) != sorted(c.name for c in b):
+            return False
+        tools = [self.catalog.tool(n) for n in sorted({c.name for c in b})]
+        rec = Record(
+            id="eq", version="0", query="-", reference_time=ref, domain="-", target_plugin="-",
+            target_tools=[t.name for t in tools], kind="positive", negative_scope="none", needs_tool=True,
+            target_relevant=True, tools=[t.openai_function() for t in tools],
+            tool_annotations={t.name: dict(t.annotations) for t in tools}, gold_calls=b,
+            difficulty="easy", difficulty_basis={"type": "inference_depth", "depth": 0},  # type: ignore[arg-type]
+            primary_scenario="-", source={"type": "synthetic", "origin": "-", "license": "-"},  # type: ignore[arg-type]
+            split="test",
+        )  # fmt: skip
+        from plugineval.schema import Prediction
+
+        v = decide(self.rules.judge(rec, Prediction(id="eq", calls=a)), self.rules)
+        return str(v.outcome) == "TP"
+
+    async def _execute(self, calls: list[Call], ref: str) -> list[Any]:
+        self.ex.reset_state()  # a stateful tool sees a fresh copy of the store per verification
+        return [await self.ex.call(c.name, c.arguments, ref) for c in calls]
+
+    async def _assess(self, p: Proposal, task: Task) -> dict[str, Any]:
+        e: dict[str, Any] = {"generator": p.generator, "eligible": False, "score": 0.0}
+        self.proposals += 1
+        if p.abstains:
+            e["abstain"] = p.abstain_reason
+            if p.abstain_reason == "missing_information":
+                justified, missing = self.args.abstention(task.query, task.reference_time, task.plugin, p.missing)
+                e["justified"], e["missing"] = justified, missing
+                if justified:
+                    e["eligible"], e["score"] = True, self.cfg.abstention_score
+            return e
+        calls = p.calls or []
+        errors = [f"{c.name}.{m}" for c in calls for m in self._validator(c.name).errors(c.arguments)]
+        e["calls"] = [c.model_dump() for c in calls]
+        if errors:
+            e["validation_errors"] = errors
+            return e
+        outcomes = await self._execute(calls, task.reference_time)
+        e["execution"] = [o.error_code or "ok" for o in outcomes]
+        if any(not o.ok for o in outcomes):
+            e["execution_errors"] = [f"{o.error_code}: {o.error_message}" for o in outcomes if not o.ok]
+            return e
+        if self.cfg.content_validation:
+            a = self.args.assess(task.query, task.reference_time, task.plugin, calls)
+            s_out, note = self.results.assess(calls, outcomes)
+            e["S_arg"], e["S_out"], e["grounding"], e["steps"] = round(a.score, 4), round(s_out, 4), a.grounded, sorted(a.steps)
+            if note:
+                e["result_note"] = note
+            score = self.cfg.lambda_arg * a.score + self.cfg.lambda_out * s_out
+        else:
+            a = self.args.assess(task.query, task.reference_time, task.plugin, calls)
+            e["steps"] = sorted(a.steps)
+            score = 1.0
+        e["eligible"], e["score"] = True, round(score, 4)
+        return e
+
+    async def annotate(self, task: Task) -> Verification:
+        """Rounds of proposals; the best eligible one is accepted at tau (never 'intended' alone)."""
+        trace: list[dict[str, Any]] = []
+        for r in range(self.cfg.max_rounds):
+            props = [g.propose(task, r) for g in self.generators]
+            entries = [await self._assess(p, task) for p in props]
+            trace.append({"round": r + 1, "proposals": entries})
+            order = {g.name: i for i, g in enumerate(self.generators)}
+            ranked = sorted(
+                (e for e in entries if e["eligible"]),
+                key=lambda e: (-e["score"], e["generator"] not in TEXT_ONLY, order[e["generator"]]),
+            )
+            for best in ranked:
+                if best["score"] < self.cfg.tau:
+                    break
+                if best["generator"] in TEXT_ONLY:
+                    return self._accepted(best, r + 1, trace, task)
+                # 'intended' leads: accept only a text-only proposal that means the same
+                intended = [Call(**c) for c in best["calls"]]
+                for e in ranked:
+                    if e["generator"] in TEXT_ONLY and "calls" in e and e["score"] >= self.cfg.tau:
+                        if self.equivalent([Call(**c) for c in e["calls"]], intended, task.reference_time):
+                            return self._accepted(e, r + 1, trace, task)
+                break
+            task.history.append(trace[-1])
+        return Verification(False, "not_accepted", rounds=self.cfg.max_rounds, trace=trace)
+
+    def _accepted(self, e: dict[str, Any], rounds: int, trace: list[dict[str, Any]], task: Task) -> Verification:
+        if "calls" not in e:
+            return Verification(True, "abstention", generator=e["generator"], score=e["score"], rounds=rounds, trace=trace, outcome="abstain", evidence={"missing": e.get("missing", [])})
+        gold = [Call(**c) for c in e["calls"]]
+        differs = None if not task.intended else not self.equivalent(gold, task.intended, task.reference_time)
+        steps = set(e.get("steps", [])) & OBSERVABLE_STEPS
+        return Verification(True, "call", gold, e["generator"], e["score"], rounds, steps, trace=trace, intended_differs=differs, outcome="call")
+
+    # --- per kind -----------------------------------------------------------------------------
+    async def verify(self, cand: Candidate, plugin: Plugin, scenario: Scenario, db: Any) -> Verification:
+        task = Task(cand.query, cand.reference_time, plugin, db, intended=cand.intended_calls if cand.kind == "trigger" else None)
+        k = scenario.kind
+        if k == "trigger":
+            v = await self.annotate(task)
+            if v.accepted and v.outcome == "abstain":
+                return Verification(False, "positive_but_abstention_accepted", rounds=v.rounds, trace=v.trace)
+            return v
+        if k == "neg_A":
+            justified, _ = self.args.abstention(cand.query, cand.reference_time, plugin, [])
+            ev = {"type": "no_tool_worthy_request", "fillable_tool": not justified}
+            return Verification(justified, "verified" if justified else "refuted_tool_worthy", evidence=ev)
+        if k == "neg_B":
+            outs = await self._execute(cand.intended_calls, cand.reference_time)
+            ok = bool(outs) and all(o.ok for o in outs) and all(self.catalog.plugin_of_tool(c.name).id == scenario.needed_plugin for c in cand.intended_calls)
+            ev = {"type": "needed_plugin_succeeds", "needed_plugin": scenario.needed_plugin, "calls": [c.model_dump() for c in cand.intended_calls], "execution": [o.error_code or "ok" for o in outs]}
+            return Verification(ok, "verified" if ok else "needed_call_failed", evidence=ev)
+        if k == "neg_C":
+            want = plugin.boundary(scenario.boundary or "").code
+            outs = await self._execute(cand.intended_calls, cand.reference_time)
+            codes = [o.error_code for o in outs]
+            ev = {"type": "boundary_error", "boundary": scenario.boundary, "code": want, "would_be_calls": [c.model_dump() for c in cand.intended_calls], "observed": codes}
+            if want not in codes:
+                return Verification(False, "boundary_not_hit", evidence=ev)
+            v = await self.annotate(task)
+            if v.accepted and v.outcome == "call":
+                return Verification(False, "refuted_answerable", evidence=ev, trace=v.trace, rounds=v.rounds)
+            return Verification(True, "verified", evidence=ev, trace=v.trace, rounds=v.rounds)
+        # underspecified
+        call = cand.intended_calls[0]
+        errs = self._validator(call.name).errors(call.arguments)
+        missing = sorted(m.split(":")[0] for m in errs if "required argument missing" in m)
+        ev = {"type": "schema_missing_required", "would_be_call": call.model_dump(), "missing": missing, "schema_errors": errs}
+        if missing != sorted(scenario.missing) or len(errs) != len(missing):
+            return Verification(False, "missing_mismatch", evidence=ev)
+        v = await self.annotate(task)
+        if v.accepted and v.outcome == "abstain":
+            return Verification(True, "verified", evidence=ev, trace=v.trace, rounds=v.rounds, generator=v.generator, score=v.score)
+        return Verification(False, "refuted_answerable" if v.accepted else "abstention_not_justified", evidence=ev, trace=v.trace, rounds=v.rounds)
