@@ -91,8 +91,6 @@ class Builder:
                 for split in SPLIT_ORDER:
                     if split in cfg.splits:
                         await self._split(ctx, split, journal)
-                self.stats.proposals = stage1.proposals
-                self.stats.mcp_calls = ex.calls
         finally:
             journal.close()
             for db in dbs.values():
@@ -126,8 +124,12 @@ class Builder:
                     key = f"{split}|{'/'.join(unit)}|r{rnd}|{i}|m{int(prefer_multi)}"
                     res = journal.get(key)
                     if res is None:
+                        p0, c0 = ctx.stage1.proposals, ctx.stage1.ex.calls
                         res = await process(ctx, key, split, unit, prefer_multi)
+                        res["proposals"], res["mcp_calls"] = ctx.stage1.proposals - p0, ctx.stage1.ex.calls - c0
                         journal.put(key, res)
+                    self.stats.proposals += res["proposals"]
+                    self.stats.mcp_calls += res["mcp_calls"]
                     self.stats.candidates += 1
                     row["candidates"] += 1
                     if self._apply(st, split, unit, res):

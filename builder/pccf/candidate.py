@@ -86,7 +86,7 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
     if cand is None:
         return {"status": "rejected", "reason": "slots_unfillable", "pattern": pattern.id}
     v = await ctx.stage1.verify(cand, plugin, scenario, db)
-    base = {"pattern": pattern.id, "rounds": v.rounds, "mcp_calls": 0}
+    base = {"pattern": pattern.id, "rounds": v.rounds}
     if not v.accepted:
         return {**base, "status": "rejected", "reason": v.reason}
     offered_rng = rng_for(cfg.seed, key, "tools")

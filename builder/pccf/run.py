@@ -10,6 +10,7 @@ from typing import Any
 import anyio
 
 from plugineval.catalog import load_catalog
+from plugineval.sources import HUB_REPO
 
 from ..synth.grammar import load_grammars
 from .build import Builder
@@ -62,7 +63,7 @@ def run_build(
     report["plugins_without_grammar"] = missing if not plugins else []
     md = report_markdown(report)
     records = {name: list(st.records.values()) for name, st in splits.items()}
-    write_release(out, records, catalog, report, md, CARD_BODY.replace("{path}", str(out)))
+    write_release(out, records, catalog, report, md, CARD_BODY.replace("{path}", HUB_REPO))
     timing = {
         "seconds": round(time.perf_counter() - t0, 2),
         "build_seconds": round(b.stats.seconds, 2),

@@ -58,7 +58,7 @@ def relative_surfaces(d: date, ref: datetime) -> list[str]:
     cands: list[str] = []
     cands += {0: ["今天"], 1: ["明天"], 2: ["后天"], 3: ["大后天"]}.get(off, [])
     if 2 <= off <= 30:
-        cands.append(f"{cn_number(off)}天后")
+        cands.append(f"{cn_number(off, counting=True)}天后")
     wd = WEEKDAYS[d.weekday()]
     monday = today - timedelta(days=today.weekday())
     week = (d - monday).days // 7

@@ -15,6 +15,14 @@ def _catalog(args: argparse.Namespace) -> Any:
     return load_catalog(getattr(args, "catalog", None))
 
 
+def _pad(s: str, width: int) -> str:
+    """Left-align for a terminal: wide (CJK) characters take two columns."""
+    import unicodedata
+
+    w = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+    return s + " " * max(0, width - w)
+
+
 def run_catalog(args: argparse.Namespace) -> int:
     cat = _catalog(args)
     if args.action == "validate":
@@ -32,9 +40,9 @@ def run_catalog(args: argparse.Namespace) -> int:
         kinds = "  ".join(f"{k} {n}" for k, n in s["scenarios"].items())
         print(f"scenarios: {s['scenarios_total']}  ({kinds})")
         print()
-        print(f"{'domain':<16}{'name':<10}{'plugins':>8}{'tools':>7}")
+        print(f"{'domain':<16}{_pad('name', 14)}{'plugins':>8}{'tools':>7}")
         for d, v in s["per_domain"].items():
-            print(f"{d:<16}{v['name']:<10}{v['plugins']:>8}{v['tools']:>7}")
+            print(f"{d:<16}{_pad(v['name'], 14)}{v['plugins']:>8}{v['tools']:>7}")
         return 0
     if args.action == "show":
         try:
