@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from .._version import JUDGE_VERSION, SCORER_VERSION, __version__
 
@@ -15,42 +16,24 @@ class CliError(Exception):
     """A problem the user can fix; printed without a traceback, exit code 2."""
 
 
-def _add_catalog(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "catalog", help="inspect the plugin catalog", description="Inspect the plugin catalog."
-    )
-    s = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    st = s.add_parser("stats", help="counts of domains, plugins, tools and scenarios")
-    st.add_argument("--json", action="store_true", help="print JSON (with the lists of ids)")
-    st.add_argument("--catalog", metavar="PATH", help="a catalog folder (default: the bundled one)")
-    sh = s.add_parser("show", help="one plugin: tools, boundaries and scenarios")
-    sh.add_argument("plugin", help="plugin id, e.g. rail_tickets")
-    sh.add_argument("--catalog", metavar="PATH")
-    s.add_parser("validate", help="load and check every catalog file").add_argument(
-        "--catalog", metavar="PATH"
-    )
+# Each command module defines ``add_parsers(sub)`` (argparse only: cheap to import) and
+# ``run(args) -> int`` (which imports what the command needs).
+COMMAND_MODULES: dict[str, str] = {
+    "catalog": "._catalog_cmd",
+    "tools": "._catalog_cmd",
+    "build": "._build",
+    "evaluate": "._evaluate",
+    "compare": "._evaluate",
+    "predict": "._predict",
+    "release": "._release",
+    "space": "._space",
+}
 
 
-def _add_tools(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "tools",
-        help="run the catalog's tools (MCP servers)",
-        description="Serve a domain's tools over MCP (stdio), or call one tool through an MCP session.",
-    )
-    s = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    sv = s.add_parser("serve", help="serve one domain's tools over stdio (for any MCP client)")
-    sv.add_argument("domain", help="domain id, e.g. travel (see: plugineval catalog stats)")
-    sv.add_argument("--seed", type=int, default=None, help="data store seed (default: the release seed)")
-    sv.add_argument(
-        "--reference-time",
-        metavar="ISO",
-        help="'now' for callers that cannot send _meta.reference_time, e.g. 2026-03-18T09:30:00+08:00",
-    )
-    c = s.add_parser("call", help="call one tool through an in-process MCP client session")
-    c.add_argument("tool", help="tool name, e.g. train_search_tickets")
-    c.add_argument("arguments", help="the arguments as a JSON object")
-    c.add_argument("--reference-time", metavar="ISO", default="2026-03-18T09:30:00+08:00")
-    c.add_argument("--seed", type=int, default=None)
+def _module(name: str) -> Any:
+    import importlib
+
+    return importlib.import_module(COMMAND_MODULES[name], __name__)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,7 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="plugineval",
         description=(
             "PluginEval: a diagnostic benchmark for LLM function calling over Chinese plugins.\n"
-            "Score predictions with the gold-anchored judge, inspect the catalog, serve its tools over MCP."
+            "Build it (PCCF), run models on it, score predictions with the gold-anchored judge,\n"
+            "publish it, browse it; inspect the catalog and serve its tools over MCP."
         ),
         epilog="Run 'plugineval COMMAND --help' for a command's options.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -69,34 +53,16 @@ def build_parser() -> argparse.ArgumentParser:
         version=f"plugineval {__version__} (judge {JUDGE_VERSION}, scorer {SCORER_VERSION})",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    _add_catalog(sub)
-    _add_tools(sub)
-    from ._build import add_parser as add_build
-    from ._evaluate import add_parsers as add_evaluate
+    import importlib
 
-    add_evaluate(sub)
-    add_build(sub)
+    for mod in dict.fromkeys(COMMAND_MODULES.values()):  # each module once, in order
+        importlib.import_module(mod, __name__).add_parsers(sub)
     return parser
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    if args.command == "catalog":
-        from ._catalog import run_catalog
-
-        return run_catalog(args)
-    if args.command == "tools":
-        from ._catalog import run_tools
-
-        return run_tools(args)
-    if args.command == "build":
-        from ._build import run as run_build
-
-        return run_build(args)
-    if args.command in ("evaluate", "compare"):
-        from ._evaluate import run
-
-        return run(args)
-    raise CliError(f"unknown command {args.command!r}")
+    rc: int = _module(args.command).run(args)
+    return rc
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -107,6 +73,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as e:
         print(f"plugineval: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. piped into head: not an error
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("plugineval: interrupted", file=sys.stderr)
         return 130

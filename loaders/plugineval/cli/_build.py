@@ -13,7 +13,7 @@ from . import CliError
 ABLATIONS = ("no-content-validation", "no-refinement", "single-shot", "m1")
 
 
-def add_parser(sub: Any) -> None:
+def add_parsers(sub: Any) -> None:
     b = sub.add_parser(
         "build",
         help="build the benchmark with PCCF (offline by default)",
@@ -25,11 +25,21 @@ def add_parser(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     b.add_argument("--config", metavar="TOML", help="build config (default: configs/default.toml)")
-    b.add_argument("--out", metavar="DIR", default="dist/plugineval-zh", help="release folder (default: %(default)s)")
-    b.add_argument("--resume", action="store_true", help="reuse the journal of an interrupted build of the same config")
-    b.add_argument("--ablation", choices=ABLATIONS, help="build an ablation (SPEC §3): a separate build with one part off")
+    b.add_argument(
+        "--out", metavar="DIR", default="dist/plugineval-zh", help="release folder (default: %(default)s)"
+    )
+    b.add_argument(
+        "--resume", action="store_true", help="reuse the journal of an interrupted build of the same config"
+    )
+    b.add_argument(
+        "--ablation",
+        choices=ABLATIONS,
+        help="build an ablation (SPEC §3): a separate build with one part off",
+    )
     b.add_argument("--plugins", metavar="IDS", help="comma-separated plugin ids to build (default: all)")
-    b.add_argument("--scale", type=float, metavar="F", help="multiply every budget by F (e.g. 0.05 for a quick build)")
+    b.add_argument(
+        "--scale", type=float, metavar="F", help="multiply every budget by F (e.g. 0.05 for a quick build)"
+    )
     b.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
@@ -37,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         from plugineval.builder.pccf.run import run_build
     except ImportError as e:
-        raise CliError(f"the builder needs the builder extra: pip install 'plugineval[builder]' ({e})") from None
+        raise CliError(
+            f"the builder needs the builder extra: pip install 'plugineval[builder]' ({e})"
+        ) from None
     plugins = [p.strip() for p in args.plugins.split(",") if p.strip()] if args.plugins else None
     try:
         res = run_build(
@@ -53,8 +65,12 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     rep = res["report"]
     for name, s in rep["splits"].items():
-        print(f"{name:<11} {s['records']:>6} records (budget {s['budget']}), multi-call share {s['multi_call_share']}")
-    print(f"candidates {rep['totals']['candidates']}, verified {rep['totals']['verified']}, accepted {rep['totals']['accepted']}")
+        print(
+            f"{name:<11} {s['records']:>6} records (budget {s['budget']}), multi-call share {s['multi_call_share']}"
+        )
+    print(
+        f"candidates {rep['totals']['candidates']}, verified {rep['totals']['verified']}, accepted {rep['totals']['accepted']}"
+    )
     print(json.dumps(res["timing"]))
     print(f"wrote {args.out} (build_report.md inside)")
     return 0
