@@ -56,9 +56,11 @@ def relative_surfaces(d: date, ref: datetime) -> list[str]:
     today = ref.date()
     off = (d - today).days
     cands: list[str] = []
-    cands += {0: ["今天"], 1: ["明天"], 2: ["后天"], 3: ["大后天"]}.get(off, [])
+    cands += {0: ["今天"], 1: ["明天"], 2: ["后天"], 3: ["大后天"], -1: ["昨天"], -2: ["前天"]}.get(off, [])
     if 2 <= off <= 30:
         cands.append(f"{cn_number(off, counting=True)}天后")
+    if -30 <= off <= -2:
+        cands.append(f"{cn_number(-off, counting=True)}天前")
     wd = WEEKDAYS[d.weekday()]
     monday = today - timedelta(days=today.weekday())
     week = (d - monday).days // 7
@@ -68,11 +70,16 @@ def relative_surfaces(d: date, ref: datetime) -> list[str]:
         cands += [f"下周{wd}", f"下星期{wd}"]
     elif week == 2:
         cands.append(f"下下周{wd}")
+    elif week == -1:
+        cands += [f"上周{wd}", f"上星期{wd}"]
     if d.day == calendar.monthrange(d.year, d.month)[1] and (d.year, d.month) == (today.year, today.month):
         cands.append("月底")
     nm = (today.replace(day=1) + timedelta(days=32)).replace(day=1)
     if (d.year, d.month) == (nm.year, nm.month):
         cands.append(f"下个月{d.day}号")
+    pm = (today.replace(day=1) - timedelta(days=1)).replace(day=1)
+    if (d.year, d.month) == (pm.year, pm.month):
+        cands.append(f"上个月{d.day}号")
     out = []
     for c in cands:
         v = resolve(c, ref)
