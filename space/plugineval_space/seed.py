@@ -1,0 +1,118 @@
+"""Seed the leaderboard with real runs of the baselines, scored by ``plugineval.evaluate``.
+
+``seed_baselines`` predicts with the frozen reference router (``baseline:router``), its always-call
+variant (the best-scoring tool, every time) and ``baseline:never-call``, scores each with the
+rules judge, and stores the rows as ``baseline`` / ``verified``. Rows are keyed by the content hash
+of the predictions, so seeding twice adds nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from plugineval.schema import Call, Record
+
+from .store import Board, Entry, content_hash
+
+BASELINES = ("baseline:router", "baseline:always-call", "baseline:never-call")
+
+
+def _annotations(r: Record) -> dict[str, Any]:
+    return {t: {a: v.model_dump() for a, v in args.items()} for t, args in r.tool_annotations.items()}
+
+
+def baseline_predictors() -> dict[str, Callable[[Record], list[Call]]]:
+    from plugineval.baselines.router import ReferenceRouter
+    from plugineval.baselines.slotfill import SlotFiller, multi_fill
+    from plugineval.catalog import load_catalog
+
+    router = ReferenceRouter(load_catalog())
+
+    def routed(r: Record) -> list[Call]:
+        return router.predict(r.query, r.reference_time, r.tools, _annotations(r))
+
+    def always(r: Record) -> list[Call]:
+        d = router.decide(r.query, r.tools)
+        if not d.scores:
+            return []
+        name = max(d.scores.items(), key=lambda kv: (kv[1], kv[0]))[0]
+        tool = next(t for t in r.tools if t.get("function", t).get("name") == name)
+        fills = multi_fill(SlotFiller(tool, _annotations(r).get(name)), r.query, r.reference_time)
+        return [Call(name=name, arguments=f.arguments or {}) for f in fills]
+
+    def never(r: Record) -> list[Call]:
+        return []
+
+    return {"baseline:router": routed, "baseline:always-call": always, "baseline:never-call": never}
+
+
+def predictions_jsonl(
+    records: Sequence[Record], predict: Callable[[Record], list[Call]], model: str
+) -> bytes:
+    lines = []
+    for r in sorted(records, key=lambda r: r.id):
+        calls = [c.model_dump() for c in predict(r)]
+        lines.append(
+            json.dumps({"id": r.id, "calls": calls, "model": model}, ensure_ascii=False, sort_keys=True)
+        )
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def seed_baselines(
+    records: Sequence[Record], board: Board, organisation: str = "PluginEval maintainers"
+) -> list[str]:
+    """Run and score every baseline on ``records``; store new rows. Returns the models added."""
+    from plugineval.predictions import parse_predictions
+    from plugineval.scoring import evaluate
+
+    if not records:
+        return []
+    added = []
+    known = {r.id for r in records}
+    for model, predict in baseline_predictors().items():
+        data = predictions_jsonl(records, predict, model)
+        digest = content_hash(data, model)
+        if board.has(digest):
+            continue
+        preds = parse_predictions(data.decode("utf-8").splitlines(), model, known)
+        report = evaluate(preds, list(records), judge="rules", meta={"model": model})
+        entry = entry_from_report(
+            report, model, organisation, "", digest, kind="baseline", status="verified", preds=preds.values()
+        )
+        if board.add(entry):
+            added.append(model)
+    return added
+
+
+def entry_from_report(
+    report: Any,
+    model: str,
+    organisation: str,
+    link: str,
+    digest: str,
+    *,
+    kind: str,
+    status: str,
+    preds: Any = (),
+) -> Entry:
+    plist = list(preds)
+    costs = [p.cost_usd for p in plist if p.cost_usd is not None]
+    lats = [p.latency_ms for p in plist if p.latency_ms is not None]
+    v = report.versions
+    return Entry(
+        model=model,
+        organisation=organisation,
+        link=link,
+        kind=kind,
+        status=status,
+        dataset_version=str(v.get("dataset") or "unknown"),
+        judge_version=str(v.get("judge") or ""),
+        judge_mode=str(v.get("judge_mode") or ""),
+        judge_model=str(v.get("judge_model") or ""),
+        cost_usd=sum(costs) if costs else None,
+        latency_ms=sum(lats) / len(lats) if lats else None,
+        verdicts=report.per_record,
+        content_hash=digest,
+    )

@@ -1,0 +1,310 @@
+"""Leaderboard storage: one interface, two implementations.
+
+``SqliteBoard`` (the default): WAL journal, one transaction per submission, idempotent by a content
+hash of the predictions bytes and the model name (a UNIQUE column), so concurrent or repeated
+submissions never lose or duplicate a row. ``HubBoard``: the same rows in a Hub dataset repo (a
+JSONL snapshot uploaded with ``huggingface_hub`` after each new row), with a local SQLite cache.
+
+Each row keeps the report's per-record verdicts (zlib-compressed JSON) so that any difficulty
+mixture can be recomputed for every row without the dataset.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+import zlib
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+# the per-record keys the leaderboard needs (metrics recompute from these; arguments are kept too)
+VERDICT_KEYS = (
+    "outcome",
+    "category",
+    "subtype",
+    "kind",
+    "difficulty",
+    "domain",
+    "target_plugin",
+    "arguments",
+)
+
+
+def content_hash(predictions: bytes, model: str) -> str:
+    h = hashlib.sha256()
+    h.update(predictions)
+    h.update(b"\x00model\x00")
+    h.update(model.strip().encode("utf-8"))
+    return h.hexdigest()
+
+
+def pack_verdicts(per_record: dict[str, dict[str, Any]]) -> bytes:
+    slim = {rid: {k: e.get(k) for k in VERDICT_KEYS if k in e} for rid, e in per_record.items()}
+    return zlib.compress(json.dumps(slim, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 6)
+
+
+def unpack_verdicts(blob: bytes) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = json.loads(zlib.decompress(blob).decode("utf-8"))
+    return out
+
+
+@dataclass
+class Entry:
+    """One leaderboard row: who, what was scored, and the per-record verdicts."""
+
+    model: str
+    organisation: str
+    link: str
+    kind: str  # "baseline" | "submission"
+    status: str  # "verified" | "self-reported"
+    dataset_version: str
+    judge_version: str
+    judge_mode: str
+    judge_model: str
+    cost_usd: float | None
+    latency_ms: float | None
+    verdicts: dict[str, dict[str, Any]]
+    content_hash: str
+    created: str = field(default_factory=lambda: datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S"))
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Entry:
+        return cls(**{k: d.get(k) for k in cls.__dataclass_fields__})  # type: ignore[arg-type]
+
+
+class Board(ABC):
+    """Where leaderboard rows live."""
+
+    @abstractmethod
+    def add(self, entry: Entry) -> bool:
+        """Store the row; False when a row with the same content hash exists (nothing changes)."""
+
+    @abstractmethod
+    def entries(self) -> list[Entry]:
+        """Every row, oldest first."""
+
+    def count(self) -> int:
+        return len(self.entries())
+
+    def has(self, digest: str) -> bool:
+        return any(e.content_hash == digest for e in self.entries())
+
+    @property
+    @abstractmethod
+    def description(self) -> str: ...
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    content_hash TEXT NOT NULL UNIQUE,
+    created TEXT NOT NULL,
+    model TEXT NOT NULL,
+    organisation TEXT NOT NULL,
+    link TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    status TEXT NOT NULL,
+    dataset_version TEXT NOT NULL,
+    judge_version TEXT NOT NULL,
+    judge_mode TEXT NOT NULL,
+    judge_model TEXT NOT NULL,
+    cost_usd REAL,
+    latency_ms REAL,
+    verdicts BLOB NOT NULL
+)
+"""
+_COLS = (
+    "content_hash",
+    "created",
+    "model",
+    "organisation",
+    "link",
+    "kind",
+    "status",
+    "dataset_version",
+    "judge_version",
+    "judge_mode",
+    "judge_model",
+    "cost_usd",
+    "latency_ms",
+)
+
+
+class SqliteBoard(Board):
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._init_lock = threading.Lock()
+        self._ready = False
+        self._cache: tuple[int, list[Entry]] | None = None  # (row count, entries)
+
+    @property
+    def description(self) -> str:
+        return f"SQLite {self.path}"
+
+    def _connect(self) -> sqlite3.Connection:
+        if not self._ready:
+            with self._init_lock:
+                if not self._ready:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                    con = sqlite3.connect(self.path, timeout=30)
+                    con.execute("PRAGMA journal_mode=WAL")
+                    con.execute(_SCHEMA)
+                    con.commit()
+                    con.close()
+                    self._ready = True
+        con = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        con.execute("PRAGMA busy_timeout=30000")
+        return con
+
+    def add(self, entry: Entry) -> bool:
+        con = self._connect()
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            cur = con.execute(
+                f"INSERT OR IGNORE INTO entries ({', '.join(_COLS)}, verdicts) VALUES ({', '.join('?' * (len(_COLS) + 1))})",
+                (*(getattr(entry, c) for c in _COLS), pack_verdicts(entry.verdicts)),
+            )
+            con.execute("COMMIT")
+            return cur.rowcount == 1
+        except BaseException:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise
+        finally:
+            con.close()
+
+    def count(self) -> int:
+        con = self._connect()
+        try:
+            n: int = con.execute("SELECT COUNT(*) FROM entries").fetchone()[0]
+            return n
+        finally:
+            con.close()
+
+    def has(self, digest: str) -> bool:
+        con = self._connect()
+        try:
+            return (
+                con.execute("SELECT 1 FROM entries WHERE content_hash = ?", (digest,)).fetchone() is not None
+            )
+        finally:
+            con.close()
+
+    def entries(self) -> list[Entry]:
+        con = self._connect()
+        try:
+            (n, last) = con.execute("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM entries").fetchone()
+            key = n * 1_000_003 + last
+            if self._cache is not None and self._cache[0] == key:
+                return list(self._cache[1])
+            rows = con.execute(f"SELECT {', '.join(_COLS)}, verdicts FROM entries ORDER BY id").fetchall()
+        finally:
+            con.close()
+        out = []
+        for row in rows:
+            d = dict(zip(_COLS, row[:-1], strict=True))
+            out.append(Entry(**d, verdicts=unpack_verdicts(row[-1])))
+        self._cache = (key, out)
+        return list(out)
+
+
+class HubBoard(Board):
+    """Rows in a Hub dataset repo (``leaderboard.jsonl``), mirrored in a local SQLite cache.
+
+    On first use the snapshot is downloaded and imported; each new row is written locally in one
+    transaction, then the whole snapshot is uploaded (serialised by a lock; a failed upload is
+    retried with the next row and reported, and the local row is never lost).
+    """
+
+    FILENAME = "leaderboard.jsonl"
+
+    def __init__(self, repo_id: str, cache: str | Path, token: str | None = None) -> None:
+        self.repo_id = repo_id
+        self.token = token
+        self.local = SqliteBoard(cache)
+        self._pulled = False
+        self._lock = threading.Lock()
+        self.last_error: str | None = None
+
+    @property
+    def description(self) -> str:
+        return f"Hub dataset {self.repo_id} (cache {self.local.path})"
+
+    def _pull(self) -> None:
+        if self._pulled:
+            return
+        with self._lock:
+            if self._pulled:
+                return
+            from huggingface_hub import hf_hub_download
+            from huggingface_hub.errors import EntryNotFoundError, RepositoryNotFoundError
+
+            try:
+                path = hf_hub_download(self.repo_id, self.FILENAME, repo_type="dataset", token=self.token)
+            except (EntryNotFoundError, RepositoryNotFoundError):
+                path = None
+            if path is not None:
+                for line in Path(path).read_text(encoding="utf-8").splitlines():
+                    if line.strip():
+                        self.local.add(Entry.from_json(json.loads(line)))
+            self._pulled = True
+
+    def _push(self) -> None:
+        from huggingface_hub import HfApi
+
+        rows = "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in self.local.entries())
+        HfApi(token=self.token).upload_file(
+            path_or_fileobj=rows.encode("utf-8"),
+            path_in_repo=self.FILENAME,
+            repo_id=self.repo_id,
+            repo_type="dataset",
+            commit_message=f"leaderboard: {self.local.count()} rows",
+        )
+
+    def add(self, entry: Entry) -> bool:
+        self._pull()
+        added = self.local.add(entry)
+        if added or self.last_error:
+            with self._lock:
+                for attempt in range(3):
+                    try:
+                        self._push()
+                        self.last_error = None
+                        break
+                    except Exception as e:  # network trouble: the row stays in the cache
+                        self.last_error = f"upload to {self.repo_id} failed: {e}"
+                        time.sleep(0.5 * (attempt + 1))
+        return added
+
+    def entries(self) -> list[Entry]:
+        self._pull()
+        return self.local.entries()
+
+    def count(self) -> int:
+        self._pull()
+        return self.local.count()
+
+    def has(self, digest: str) -> bool:
+        self._pull()
+        return self.local.has(digest)
+
+
+def open_board(db: str | Path | None = None, hub_repo: str | None = None) -> Board:
+    """The configured board: a Hub repo when ``hub_repo`` (or $PLUGINEVAL_SPACE_HUB_REPO) is set, else SQLite."""
+    import os
+
+    db = db or os.environ.get("PLUGINEVAL_SPACE_DB") or "space_data/leaderboard.sqlite"
+    hub_repo = hub_repo or os.environ.get("PLUGINEVAL_SPACE_HUB_REPO")
+    if hub_repo:
+        return HubBoard(hub_repo, Path(db).with_suffix(".hubcache.sqlite"), token=os.environ.get("HF_TOKEN"))
+    return SqliteBoard(db)

@@ -1,0 +1,223 @@
+"""Leaderboard rows from stored verdicts: any difficulty mixture, with bootstrap intervals.
+
+Everything here is recomputed from the per-record verdicts kept with each row (no dataset needed),
+so a mixture change re-scores every row the same way ``plugineval.metrics.mixture`` does.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from plugineval import metrics as M
+
+from .store import Entry
+
+PRESETS: dict[str, tuple[float, float, float]] = {
+    "original (0.40/0.40/0.20)": M.MIXTURES["original"],
+    "easy-weighted (0.60/0.30/0.10)": M.MIXTURES["easy_weighted"],
+}
+CUSTOM = "custom (sliders)"
+
+# (column, datatype); percentages are numbers so that sorting is numeric
+COLUMNS: list[tuple[str, str]] = [
+    ("Model", "str"),
+    ("Organisation", "str"),
+    ("Date", "str"),
+    ("Recall", "number"),
+    ("Recall 95% CI", "str"),
+    ("Accuracy", "number"),
+    ("Accuracy 95% CI", "str"),
+    ("Miss", "number"),
+    ("Param", "number"),
+    ("Temp", "number"),
+    ("Missing", "number"),
+    ("Value", "number"),
+    ("Spurious", "number"),
+    ("Over", "number"),
+    ("Recall easy", "number"),
+    ("Recall medium", "number"),
+    ("Recall hard", "number"),
+    ("Cost (USD)", "number"),
+    ("Latency (ms)", "number"),
+    ("Dataset", "str"),
+    ("Judge", "str"),
+    ("Judge mode", "str"),
+    ("Judge model", "str"),
+    ("Type", "str"),
+    ("Status", "str"),
+]
+COLUMN_NAMES = [c for c, _ in COLUMNS]
+DEFAULT_COLUMNS = [
+    c
+    for c in COLUMN_NAMES
+    if c not in ("Judge model", "Cost (USD)", "Latency (ms)", "Judge", "Date", "Recall medium")
+]
+
+
+def weights_for(preset: str, easy: float, medium: float, hard: float) -> tuple[float, float, float]:
+    """The preset's weights, or the sliders' (normalised) for the custom choice."""
+    if preset in PRESETS:
+        return PRESETS[preset]
+    w = (float(easy), float(medium), float(hard))
+    if any(x < 0 for x in w) or sum(w) <= 0:
+        raise ValueError(f"custom mixture weights must be non-negative and not all zero, got {w}")
+    s = sum(w)
+    return (w[0] / s, w[1] / s, w[2] / s)
+
+
+def _pct(x: float | None) -> float | None:
+    return None if x is None else round(100 * x, 2)
+
+
+def mixture_intervals(
+    entries: Sequence[dict[str, Any]], weights: Sequence[float], seed: int = 20260725, resamples: int = 1000
+) -> dict[str, list[float] | None]:
+    """Bootstrap 95% intervals of the mixture's Recall and Accuracy, resampling within each
+    (positive/negative, difficulty) stratum — the strata the mixture weights."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    strata: dict[tuple[bool, str], list[int]] = {}
+    for e in entries:
+        if e["outcome"] == "EXCLUDED":
+            continue
+        pos = e["kind"] == "positive"
+        strata.setdefault((pos, e["difficulty"]), []).append(int(e["outcome"] in ("TP", "TN")))
+
+    def side(pos: bool) -> tuple[Any, int]:
+        present = [(w, d) for w, d in zip(weights, M.DIFFS, strict=True) if strata.get((pos, d))]
+        total = sum(w for w, _ in present)
+        if not present or total == 0:
+            return None, 0
+        acc = np.zeros(resamples)
+        n = 0
+        for w, d in present:
+            arr = np.asarray(strata[pos, d], dtype=np.float64)
+            n += len(arr)
+            idx = rng.integers(0, len(arr), size=(resamples, len(arr)))
+            acc += w / total * arr[idx].mean(axis=1)
+        return acc, n
+
+    rec, npos = side(True)
+    tnr, nneg = side(False)
+
+    def ci(x: Any) -> list[float] | None:
+        if x is None:
+            return None
+        lo, hi = np.percentile(x, [2.5, 97.5])
+        return [float(lo), float(hi)]
+
+    total = npos + nneg
+    if total == 0:
+        return {"recall": None, "accuracy": None}
+    accuracy = (npos * (rec if rec is not None else 0.0) + nneg * (tnr if tnr is not None else 0.0)) / total
+    return {"recall": ci(rec), "accuracy": ci(accuracy)}
+
+
+_CACHE: dict[tuple[str, tuple[float, ...]], dict[str, Any]] = {}
+_CACHE_LOCK = threading.Lock()
+_CACHE_MAX = 4096
+
+
+def score_entry(entry: Entry, weights: tuple[float, float, float]) -> dict[str, Any]:
+    """Mixture metrics, intervals and per-difficulty recall of one row (cached by content hash)."""
+    key = (entry.content_hash, tuple(round(w, 6) for w in weights))
+    with _CACHE_LOCK:
+        hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    es = list(entry.verdicts.values())
+    out = {
+        "mixture": M.mixture(es, weights),
+        "ci": mixture_intervals(es, weights),
+        "by": M.breakdown(es, "difficulty"),
+    }
+    with _CACHE_LOCK:
+        if len(_CACHE) >= _CACHE_MAX:
+            _CACHE.clear()
+        _CACHE[key] = out
+    return out
+
+
+def _ci(c: list[float] | None) -> str:
+    return "" if not c else f"[{100 * c[0]:.1f}, {100 * c[1]:.1f}]"
+
+
+def entry_row(entry: Entry, weights: tuple[float, float, float]) -> dict[str, Any]:
+    s = score_entry(entry, weights)
+    mx, rates, by = s["mixture"], s["mixture"]["rates"], s["by"]
+
+    def diff_recall(d: str) -> float | None:
+        b = by.get(d)
+        return _pct(b["recall"]) if b and b["positives"] else None
+
+    return {
+        "Model": entry.model,
+        "Organisation": entry.organisation,
+        "Date": entry.created[:10],
+        "Recall": _pct(mx["recall"]),
+        "Recall 95% CI": _ci(s["ci"]["recall"]),
+        "Accuracy": _pct(mx["accuracy"]),
+        "Accuracy 95% CI": _ci(s["ci"]["accuracy"]),
+        "Miss": _pct(rates.get("miss_recall")),
+        "Param": _pct(rates.get("parameter_error")),
+        "Temp": _pct(rates.get("temporal")),
+        "Missing": _pct(rates.get("missing_argument")),
+        "Value": _pct(rates.get("incorrect_value")),
+        "Spurious": _pct(rates.get("spurious_call")),
+        "Over": _pct(rates.get("over_recall")),
+        "Recall easy": diff_recall("easy"),
+        "Recall medium": diff_recall("medium"),
+        "Recall hard": diff_recall("hard"),
+        "Cost (USD)": None if entry.cost_usd is None else round(entry.cost_usd, 4),
+        "Latency (ms)": None if entry.latency_ms is None else round(entry.latency_ms, 1),
+        "Dataset": entry.dataset_version,
+        "Judge": entry.judge_version,
+        "Judge mode": entry.judge_mode,
+        "Judge model": entry.judge_model or "",
+        "Type": entry.kind,
+        "Status": entry.status,
+    }
+
+
+def leaderboard(
+    entries: Sequence[Entry],
+    weights: tuple[float, float, float],
+    *,
+    search: str = "",
+    columns: Sequence[str] | None = None,
+    status: Sequence[str] | None = None,
+    types: Sequence[str] | None = None,
+    dataset: str | None = None,
+    sort_by: str = "Recall",
+    descending: bool = True,
+) -> Any:
+    """A pandas DataFrame of the rows that pass the filters, sorted, with the chosen columns."""
+    import pandas as pd
+
+    q = search.strip().casefold()
+    rows = []
+    for e in entries:
+        if q and q not in f"{e.model} {e.organisation} {e.link}".casefold():
+            continue
+        if status and e.status not in status:
+            continue
+        if types and e.kind not in types:
+            continue
+        if dataset and dataset != "all" and e.dataset_version != dataset:
+            continue
+        rows.append(entry_row(e, weights))
+    cols = [c for c in COLUMN_NAMES if c in (columns or COLUMN_NAMES)]
+    if "Model" not in cols:
+        cols = ["Model", *cols]
+    df = pd.DataFrame(rows, columns=COLUMN_NAMES)
+    if sort_by in df.columns and len(df):
+        df = df.sort_values(sort_by, ascending=not descending, na_position="last", kind="stable")
+    return df[cols].reset_index(drop=True)
+
+
+def datatypes(columns: Sequence[str]) -> list[str]:
+    kinds = dict(COLUMNS)
+    return [kinds[c] for c in columns]
