@@ -25,7 +25,9 @@ from plugineval.schema import Record
 
 BFCL_FAULT = "bfcl data fault"  # gold/spec inconsistency listed in oracle/README.md; we follow the gold
 BFCL_GREEDY = "bfcl greedy matching"  # BFCL rejects a correct answer in another order
-BFCL_NO_ANSWER = "bfcl lists no acceptable value"  # required arrays with [] alternatives: BFCL rejects its own gold
+BFCL_NO_ANSWER = (
+    "bfcl lists no acceptable value"  # required arrays with [] alternatives: BFCL rejects its own gold
+)
 
 # (id, variant) -> why we disagree with BFCL
 DISAGREEMENTS: dict[tuple[str, str], str] = {

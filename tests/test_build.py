@@ -30,12 +30,29 @@ CAT = load_catalog()
 
 
 def _build(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "plugineval.cli", "build", "--config", str(MINI), "--out", str(out), "--plugins", PLUGINS, "--quiet", *extra]
+    cmd = [
+        sys.executable,
+        "-m",
+        "plugineval.cli",
+        "build",
+        "--config",
+        str(MINI),
+        "--out",
+        str(out),
+        "--plugins",
+        PLUGINS,
+        "--quiet",
+        *extra,
+    ]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=600, env={**os.environ})
 
 
 def _digest(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +66,12 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _records(out: Path) -> list[Record]:
     import pyarrow.parquet as pq
 
-    return [Record.from_row(r) for f in sorted((out / "data").glob("*/*.parquet")) if f.parent.name != "plugins" for r in pq.read_table(f).to_pylist()]
+    return [
+        Record.from_row(r)
+        for f in sorted((out / "data").glob("*/*.parquet"))
+        if f.parent.name != "plugins"
+        for r in pq.read_table(f).to_pylist()
+    ]
 
 
 def test_release_loads_with_datasets(release: Path) -> None:
@@ -68,7 +90,10 @@ def test_card_counts_match_the_files(release: Path) -> None:
 
     text = (release / "README.md").read_text(encoding="utf-8")
     meta = yaml.safe_load(text.split("---\n")[1])
-    files = {str(f.relative_to(release)): pq.read_metadata(f).num_rows for f in (release / "data").rglob("*.parquet")}
+    files = {
+        str(f.relative_to(release)): pq.read_metadata(f).num_rows
+        for f in (release / "data").rglob("*.parquet")
+    }
     import fnmatch
 
     for cfg, info in zip(meta["configs"], meta["dataset_info"], strict=True):
@@ -79,8 +104,6 @@ def test_card_counts_match_the_files(release: Path) -> None:
             assert n == sp["num_examples"] and n > 0, (cfg["config_name"], df)
             assert sp["num_bytes"] > 0
     default = {s["name"]: s["num_examples"] for s in meta["dataset_info"][0]["splits"]}
-    for name in ("positives", "negatives"):
-        pass
     pos = {s["name"]: s["num_examples"] for s in meta["dataset_info"][1]["splits"]}
     neg = {s["name"]: s["num_examples"] for s in meta["dataset_info"][2]["splits"]}
     assert all(pos.get(k, 0) + neg.get(k, 0) == v for k, v in default.items())  # no row stored twice
@@ -133,7 +156,19 @@ def test_same_seed_same_bytes(release: Path, tmp_path: Path) -> None:
 
 def test_kill_and_resume_gives_the_same_files(release: Path, tmp_path: Path) -> None:
     out = tmp_path / "mini"
-    cmd = [sys.executable, "-m", "plugineval.cli", "build", "--config", str(MINI), "--out", str(out), "--plugins", PLUGINS, "--quiet"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "plugineval.cli",
+        "build",
+        "--config",
+        str(MINI),
+        "--out",
+        str(out),
+        "--plugins",
+        PLUGINS,
+        "--quiet",
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ})
     journal = tmp_path / ".mini.work" / "journal.sqlite"
     deadline = time.monotonic() + 120
@@ -160,9 +195,23 @@ def test_kill_and_resume_gives_the_same_files(release: Path, tmp_path: Path) -> 
 
 def test_bad_config_names_the_field(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
-    bad.write_text(MINI.read_text() + '\n[stage1]\ntau = 1.5\nlamda_arg = 0.3\n', encoding="utf-8")
+    bad.write_text(MINI.read_text() + "\n[stage1]\ntau = 1.5\nlamda_arg = 0.3\n", encoding="utf-8")
     with pytest.raises(SchemaError) as e:
         BuildConfig.load(bad)
     assert "stage1.tau" in str(e.value) and "stage1.lamda_arg" in str(e.value)
-    res = subprocess.run([sys.executable, "-m", "plugineval.cli", "build", "--config", str(bad), "--out", str(tmp_path / "o"), "--quiet"], capture_output=True, text=True)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "plugineval.cli",
+            "build",
+            "--config",
+            str(bad),
+            "--out",
+            str(tmp_path / "o"),
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert res.returncode == 2 and "stage1.tau" in res.stderr and "Traceback" not in res.stderr

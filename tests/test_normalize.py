@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from lunardate import LunarDate
+
 from plugineval.normalize import (
     TimeValue,
     all_places,

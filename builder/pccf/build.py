@@ -62,7 +62,15 @@ RANK = {"easy": 0, "medium": 1, "hard": 2}
 
 
 class Builder:
-    def __init__(self, cfg: BuildConfig, catalog: Catalog, grammars: dict[str, PluginGrammar], work: Path, resume: bool = False, progress: bool = True) -> None:
+    def __init__(
+        self,
+        cfg: BuildConfig,
+        catalog: Catalog,
+        grammars: dict[str, PluginGrammar],
+        work: Path,
+        resume: bool = False,
+        progress: bool = True,
+    ) -> None:
         self.cfg = cfg
         self.catalog = catalog
         self.grammars = grammars
@@ -114,19 +122,33 @@ class Builder:
             if self.stats.candidates >= cfg.stage2.synthesis_budget:
                 self.stats.stopped[split] = "synthesis budget spent"
                 break
-            row = {"split": split, "round": rnd, "deficit": sum(deficits.values()), "candidates": 0, "verified": 0, "accepted": 0}
+            row: dict[str, Any] = {
+                "split": split,
+                "round": rnd,
+                "deficit": sum(deficits.values()),
+                "candidates": 0,
+                "verified": 0,
+                "accepted": 0,
+            }
             for unit, d in deficits.items():
                 n = math.ceil(d * cfg.stage2.oversample)
                 for i in range(n):
                     if st.coverage.deficit(unit) == 0 or self.stats.candidates >= cfg.stage2.synthesis_budget:
                         break
-                    prefer_multi = unit[2] != "" and st.positives > 0 and st.multi < budget.multi_call_min_share * max(st.positives, 1) * 1.2
+                    prefer_multi = (
+                        unit[2] != ""
+                        and st.positives > 0
+                        and st.multi < budget.multi_call_min_share * max(st.positives, 1) * 1.2
+                    )
                     key = f"{split}|{'/'.join(unit)}|r{rnd}|{i}|m{int(prefer_multi)}"
                     res = journal.get(key)
                     if res is None:
                         p0, c0 = ctx.stage1.proposals, ctx.stage1.ex.calls
                         res = await process(ctx, key, split, unit, prefer_multi)
-                        res["proposals"], res["mcp_calls"] = ctx.stage1.proposals - p0, ctx.stage1.ex.calls - c0
+                        res["proposals"], res["mcp_calls"] = (
+                            ctx.stage1.proposals - p0,
+                            ctx.stage1.ex.calls - c0,
+                        )
                         journal.put(key, res)
                     self.stats.proposals += res["proposals"]
                     self.stats.mcp_calls += res["mcp_calls"]

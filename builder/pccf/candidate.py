@@ -82,7 +82,17 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
     pattern = rng.choice(pats)
     ref = reference_time(rng, cfg.records.ref_start, cfg.records.ref_end)
     db = ctx.dbs[cat.domain_of_plugin(plugin_id)]
-    cand = instantiate(pattern, g, plugin=plugin_id, scenario=scenario_id, kind=scenario.kind, ref=ref, rng=rng, catalog=cat, db=db)
+    cand = instantiate(
+        pattern,
+        g,
+        plugin=plugin_id,
+        scenario=scenario_id,
+        kind=scenario.kind,
+        ref=ref,
+        rng=rng,
+        catalog=cat,
+        db=db,
+    )
     if cand is None:
         return {"status": "rejected", "reason": "slots_unfillable", "pattern": pattern.id}
     v = await ctx.stage1.verify(cand, plugin, scenario, db)
@@ -91,9 +101,15 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
         return {**base, "status": "rejected", "reason": v.reason}
     offered_rng = rng_for(cfg.seed, key, "tools")
     must = []
-    if scenario.kind == "neg_B" and scenario.needed_plugin and offered_rng.random() < cfg.records.neg_b_offer_needed:
+    if (
+        scenario.kind == "neg_B"
+        and scenario.needed_plugin
+        and offered_rng.random() < cfg.records.neg_b_offer_needed
+    ):
         must = cat.plugin(scenario.needed_plugin).tool_names
-    tools = offered_tools(cat, plugin, offered_rng, cfg.records.distractors_min, cfg.records.distractors_max, must)
+    tools = offered_tools(
+        cat, plugin, offered_rng, cfg.records.distractors_min, cfg.records.distractors_max, must
+    )
     declared = pattern_steps(pattern, g) | set(cand.declared_steps)
     info: dict[str, Any] = {"declared_steps": sorted(declared)}
     if scenario.kind == "trigger":
@@ -104,8 +120,26 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
             "relabeled": sorted(declared & OBSERVABLE_STEPS) != sorted(v.steps),
             "intended_differs": v.intended_differs,
         }
-        rec = _record(ctx, cand, plugin_id, scenario, tools, split, v, observed, {"type": "inference_depth", "depth": len(measured), "steps": sorted(measured)})
-        return {**base, "status": "ok", "observed": observed, "record": rec.to_row(), "masked": cand.masked, "slot_key": list(map(str, cand.slot_key())), **info}
+        rec = _record(
+            ctx,
+            cand,
+            plugin_id,
+            scenario,
+            tools,
+            split,
+            v,
+            observed,
+            {"type": "inference_depth", "depth": len(measured), "steps": sorted(measured)},
+        )
+        return {
+            **base,
+            "status": "ok",
+            "observed": observed,
+            "record": rec.to_row(),
+            "masked": cand.masked,
+            "slot_key": list(map(str, cand.slot_key())),
+            **info,
+        }
     # negatives: behavioural difficulty from the frozen router over K fixed-seed runs
     rec, p = _negative(ctx, cand, plugin_id, scenario, tools, split, v)
     observed = difficulty_of_pk(p)
@@ -115,7 +149,9 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
         for attempt in range(2):
             lure = lures[rng.randrange(len(lures))]
             conn = CONNECTORS[rng.randrange(len(CONNECTORS))].format(lure=lure)
-            strong = Candidate(**{**cand.__dict__, "query": conn + cand.query, "masked": conn + cand.masked, "lure": lure})
+            strong = Candidate(
+                **{**cand.__dict__, "query": conn + cand.query, "masked": conn + cand.masked, "lure": lure}
+            )
             v2 = await ctx.stage1.verify(strong, plugin, scenario, db)
             if not v2.accepted:
                 continue
@@ -126,15 +162,37 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
             if DIFF_RANK[observed] >= DIFF_RANK[target]:
                 break
         if strengthened is not None:
-            rec = Record.model_validate({**rec.model_dump(), "verification": {**rec.verification, "strengthened": strengthened}})
-    return {**base, "status": "ok", "observed": observed, "target": target, "p_K": p, "strengthened": strengthened is not None, "record": rec.to_row(), "masked": cand.masked, "slot_key": list(map(str, cand.slot_key()))}
+            rec = Record.model_validate(
+                {**rec.model_dump(), "verification": {**rec.verification, "strengthened": strengthened}}
+            )
+    return {
+        **base,
+        "status": "ok",
+        "observed": observed,
+        "target": target,
+        "p_K": p,
+        "strengthened": strengthened is not None,
+        "record": rec.to_row(),
+        "masked": cand.masked,
+        "slot_key": list(map(str, cand.slot_key())),
+    }
 
 
 def _lures(plugin: Any) -> list[str]:
     return [plugin.name, *[s.description[:8] for s in plugin.scenarios if s.kind == "trigger"][:2]]
 
 
-def _record(ctx: Context, cand: Candidate, plugin_id: str, scenario: Any, tools: list[str], split: str, v: Verification, difficulty: str, basis: dict[str, Any]) -> Record:
+def _record(
+    ctx: Context,
+    cand: Candidate,
+    plugin_id: str,
+    scenario: Any,
+    tools: list[str],
+    split: str,
+    v: Verification,
+    difficulty: str,
+    basis: dict[str, Any],
+) -> Record:
     cat = ctx.catalog
     kind = "positive" if scenario.kind == "trigger" else scenario.kind
     gold = v.gold if kind == "positive" else []
@@ -169,22 +227,39 @@ def _record(ctx: Context, cand: Candidate, plugin_id: str, scenario: Any, tools:
         difficulty_basis=basis,  # type: ignore[arg-type]
         primary_scenario=scenario.id,
         aux_scenarios=aux,
-        source={"type": "synthetic", "origin": f"pccf/{plugin_id}/{scenario.id}/{cand.pattern}", "license": LICENSE, "canary": CANARY},  # type: ignore[arg-type]
+        source={
+            "type": "synthetic",
+            "origin": f"pccf/{plugin_id}/{scenario.id}/{cand.pattern}",
+            "license": LICENSE,
+            "canary": CANARY,
+        },  # type: ignore[arg-type]
         verification=verification,
         split=split,  # type: ignore[arg-type]
     )
 
 
-def _negative(ctx: Context, cand: Candidate, plugin_id: str, scenario: Any, tools: list[str], split: str, v: Verification) -> tuple[Record, float]:
+def _negative(
+    ctx: Context,
+    cand: Candidate,
+    plugin_id: str,
+    scenario: Any,
+    tools: list[str],
+    split: str,
+    v: Verification,
+) -> tuple[Record, float]:
     k = ctx.cfg.router.k
     rid = record_id(cand.query, plugin_id, scenario.kind)
     offered = [ctx.catalog.tool(t).openai_function() for t in tools]
     targets = set(ctx.catalog.plugin(plugin_id).tool_names)
     glob = scenario.kind == "neg_A"
-    p = ctx.router.p_k(cand.query, offered, (lambda t: t is None) if glob else (lambda t: t not in targets), k, key=rid)
+    p = ctx.router.p_k(
+        cand.query, offered, (lambda t: t is None) if glob else (lambda t: t not in targets), k, key=rid
+    )
     basis = {"type": "behavioral", "p_K": p, "K": k}
     rec = _record(ctx, cand, plugin_id, scenario, tools, split, v, difficulty_of_pk(p), basis)
-    rec = Record.model_validate({**rec.model_dump(), "verification": {**rec.verification, "router": ctx.router.version}})
+    rec = Record.model_validate(
+        {**rec.model_dump(), "verification": {**rec.verification, "router": ctx.router.version}}
+    )
     return rec, p
 
 
@@ -195,4 +270,3 @@ def fingerprint(cfg: BuildConfig, catalog: Catalog, grammars: dict[str, PluginGr
     for pid in sorted(grammars):
         h.update(grammars[pid].model_dump_json().encode())
     return h.hexdigest()[:16]
-

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -20,7 +20,9 @@ class _Strict(BaseModel):
 
 
 class Stage1(_Strict):
-    generators: list[Generator] = Field(default=["slot_parser", "template_retriever", "intended"], min_length=1)
+    generators: list[Generator] = Field(
+        default=["slot_parser", "template_retriever", "intended"], min_length=1
+    )
     max_rounds: int = Field(default=3, ge=1, le=10)
     tau: float = Field(default=0.8, ge=0.0, le=1.0)
     lambda_arg: float = Field(default=0.5, ge=0.0, le=1.0)
@@ -102,23 +104,37 @@ class BuildConfig(_Strict):
         if ablation is None:
             return self
         if ablation == "no-content-validation":
-            return self.model_copy(update={"stage1": self.stage1.model_copy(update={"content_validation": False})})
+            return self.model_copy(
+                update={"stage1": self.stage1.model_copy(update={"content_validation": False})}
+            )
         if ablation == "no-refinement":
             return self.model_copy(update={"stage1": self.stage1.model_copy(update={"max_rounds": 1})})
         if ablation == "single-shot":
-            return self.model_copy(update={"stage2": self.stage2.model_copy(update={"closed_loop": False, "strengthen": False})})
+            return self.model_copy(
+                update={"stage2": self.stage2.model_copy(update={"closed_loop": False, "strengthen": False})}
+            )
         if ablation == "m1":
-            return self.model_copy(update={"stage1": self.stage1.model_copy(update={"generators": ["slot_parser"]})})
-        raise ValueError(f"unknown ablation {ablation!r}; choose no-content-validation, no-refinement, single-shot or m1")
+            return self.model_copy(
+                update={"stage1": self.stage1.model_copy(update={"generators": ["slot_parser"]})}
+            )
+        raise ValueError(
+            f"unknown ablation {ablation!r}; choose no-content-validation, no-refinement, single-shot or m1"
+        )
 
     def scaled(self, factor: float) -> BuildConfig:
         """Budgets multiplied by ``factor`` (mini builds in tests)."""
 
-        def sc(d: dict[str, int]) -> dict[str, int]:
+        def sc(d: Any) -> Any:
             return {k: max(1, round(v * factor)) for k, v in d.items()}
 
         splits = {
-            name: b.model_copy(update={"positives": sc(b.positives), "negatives": sc(b.negatives), "negative_difficulty": sc(b.negative_difficulty)})  # type: ignore[arg-type]
+            name: b.model_copy(
+                update={
+                    "positives": sc(b.positives),
+                    "negatives": sc(b.negatives),
+                    "negative_difficulty": sc(b.negative_difficulty),
+                }
+            )  # type: ignore[arg-type]
             for name, b in self.splits.items()
         }
         return self.model_copy(update={"splits": splits})

@@ -20,7 +20,7 @@ SPLIT_ORDER = ("test", "validation", "train")
 
 def pattern_steps(p: Pattern, g: PluginGrammar) -> set[str]:
     """The steps a pattern declares: its own list plus those its slot forms imply."""
-    steps = set(p.steps)
+    steps: set[str] = set(p.steps)
     for m in SLOT_RE.finditer(p.text):
         form = m.group("form")
         if form == "cn" and g.slots[m.group("name")].type == "time":
@@ -110,17 +110,17 @@ def plan(split: str, budget: SplitBudget, catalog: Catalog, grammars: dict[str, 
         if not scen:
             unplaceable[kind] = n
             continue
-        per = _spread(n, [(p, s, "") for p, s in scen])
-        for (p, s, _), k in per.items():
-            for d, share in shares.items():
-                budgets[(p, s, d)] = budgets.get((p, s, d), 0)
+        per = _spread(n, [(pid, sid, "") for pid, sid in scen])
+        for (pid, sid, _), k in per.items():
+            for d in shares:
+                budgets[(pid, sid, d)] = budgets.get((pid, sid, d), 0)
             # the unit's examples, split by the target difficulty mix (largest remainder)
             raw = {d: k * share / total_share for d, share in shares.items()}
             alloc = {d: int(v) for d, v in raw.items()}
             for d in sorted(raw, key=lambda d: (-(raw[d] - alloc[d]), d))[: k - sum(alloc.values())]:
                 alloc[d] += 1
             for d, v in alloc.items():
-                budgets[(p, s, d)] += v
+                budgets[(pid, sid, d)] += v
     return Coverage(split, {u: b for u, b in budgets.items() if b > 0}, unplaceable=unplaceable)
 
 

@@ -32,7 +32,12 @@ class ArgAssessment:
     note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"score": round(self.score, 4), "grounded": self.grounded, "steps": sorted(self.steps), "note": self.note}
+        return {
+            "score": round(self.score, 4),
+            "grounded": self.grounded,
+            "steps": sorted(self.steps),
+            "note": self.note,
+        }
 
 
 def _time_strings(v: Any) -> set[str]:
@@ -90,9 +95,11 @@ class ArgumentEvaluator:
                     h = "default"
                 elif isinstance(v, str) and v and (v in query or normalize_text(v) in nq):
                     h = "literal"
-                elif ann and any(c == v and (a in query or normalize_text(a) in nq) for a, c in ann.aliases.items()):
+                elif ann and any(
+                    c == v and (a in query or normalize_text(a) in nq) for a, c in ann.aliases.items()
+                ):
                     h = "alias"
-                elif isinstance(v, str) and (ann and ann.time_valued or sch.get("format")):
+                elif isinstance(v, str) and ((ann and ann.time_valued) or sch.get("format")):
                     hit = next((t for t in times if v in _time_strings(t.value)), None)
                     if hit is not None:
                         h = "time"
@@ -133,7 +140,9 @@ class ArgumentEvaluator:
             score *= 0.5  # duplicated calls are not independent requests
         return ArgAssessment(score, grounded, steps)
 
-    def abstention(self, query: str, reference_time: str, plugin: Plugin, claimed_missing: list[str]) -> tuple[bool, list[str]]:
+    def abstention(
+        self, query: str, reference_time: str, plugin: Plugin, claimed_missing: list[str]
+    ) -> tuple[bool, list[str]]:
         """A missing-information abstention is justified when no tool of the plugin can be filled
         from the text; returns (justified, the required arguments the best tool lacks)."""
         best: list[str] | None = None

@@ -127,7 +127,9 @@ class IntendedGenerator:
         return Proposal(self.name, list(task.intended))
 
 
-def make_generators(names: list[str], catalog: Catalog, router: ReferenceRouter, retriever: TemplateRetriever, llm: Any = None) -> list[Generator]:
+def make_generators(
+    names: list[str], catalog: Catalog, router: ReferenceRouter, retriever: TemplateRetriever, llm: Any = None
+) -> list[Generator]:
     out: list[Generator] = []
     for n in names:
         if n == "slot_parser":

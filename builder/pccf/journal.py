@@ -40,7 +40,9 @@ class Journal:
         return value
 
     def put(self, key: str, value: dict[str, Any]) -> None:
-        self.db.execute("INSERT OR REPLACE INTO results VALUES (?, ?)", (key, json.dumps(value, ensure_ascii=False)))
+        self.db.execute(
+            "INSERT OR REPLACE INTO results VALUES (?, ?)", (key, json.dumps(value, ensure_ascii=False))
+        )
         self._pending += 1
         if self._pending >= 25:
             self.flush()

@@ -59,7 +59,9 @@ def offered_tools(
     names = list(plugin.tool_names) + [m for m in must or [] if m not in plugin.tool_names]
     domain = catalog.domain_of_plugin(plugin.id)
     same = sorted(t.name for p in catalog.domain(domain).plugins if p.id != plugin.id for t in p.tools)
-    other = sorted(t.name for t in catalog.tools if catalog.domain_of_plugin(catalog.plugin_of_tool(t.name).id) != domain)
+    other = sorted(
+        t.name for t in catalog.tools if catalog.domain_of_plugin(catalog.plugin_of_tool(t.name).id) != domain
+    )
     n = rng.randint(lo, hi)
     k_same = min(len(same), (n + 1) // 2)
     picked = rng.sample(same, k_same) + rng.sample(other, n - k_same)
@@ -72,7 +74,9 @@ def alternatives_for(catalog: Catalog, calls: list[Call]) -> list[GoldAlternativ
     out = []
     for c in calls:
         props = catalog.tool(c.name).properties
-        omit = sorted(k for k, v in c.arguments.items() if "default" in props.get(k, {}) and props[k]["default"] == v)
+        omit = sorted(
+            k for k, v in c.arguments.items() if "default" in props.get(k, {}) and props[k]["default"] == v
+        )
         out.append(GoldAlternative(omittable=omit))
     return out
 

@@ -79,7 +79,9 @@ def _features(schema: pa.Schema) -> list[dict[str, Any]]:
 
 def _write(table: pa.Table, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(table, path, compression="zstd", compression_level=9, row_group_size=4096, use_dictionary=True)
+    pq.write_table(
+        table, path, compression="zstd", compression_level=9, row_group_size=4096, use_dictionary=True
+    )
 
 
 def _json(v: Any) -> str:
@@ -102,16 +104,27 @@ def plugin_rows(catalog: Catalog) -> list[dict[str, Any]]:
                         "tool_description": t.description,
                         "parameters": _json(t.parameters),
                         "output": _json(t.output),
-                        "annotations": _json({k: v.model_dump(exclude_defaults=True) for k, v in t.annotations.items()}),
+                        "annotations": _json(
+                            {k: v.model_dump(exclude_defaults=True) for k, v in t.annotations.items()}
+                        ),
                         "stateful": t.stateful,
-                        "boundaries": _json([b.model_dump(exclude_none=True) for b in p.boundaries if t.name in b.tools]),
+                        "boundaries": _json(
+                            [b.model_dump(exclude_none=True) for b in p.boundaries if t.name in b.tools]
+                        ),
                         "scenarios": _json([s.model_dump(exclude_defaults=True) for s in p.scenarios]),
                     }
                 )
     return rows
 
 
-def write_release(out: Path, records: dict[str, list[Record]], catalog: Catalog, report: dict[str, Any], report_md: str, card_body: str) -> dict[str, Any]:
+def write_release(
+    out: Path,
+    records: dict[str, list[Record]],
+    catalog: Catalog,
+    report: dict[str, Any],
+    report_md: str,
+    card_body: str,
+) -> dict[str, Any]:
     """Write the folder afresh; returns the card's YAML metadata."""
     if out.exists():
         for child in ("data", "README.md", "build_report.json", "build_report.md"):
@@ -136,12 +149,16 @@ def write_release(out: Path, records: dict[str, list[Record]], catalog: Catalog,
     meta = card_metadata(files, ptable)
     front = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)
     (out / "README.md").write_text(f"---\n{front}---\n\n{card_body}", encoding="utf-8")
-    (out / "build_report.json").write_text(json.dumps(report, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    (out / "build_report.json").write_text(
+        json.dumps(report, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
     (out / "build_report.md").write_text(report_md, encoding="utf-8")
     return meta
 
 
-def card_metadata(files: dict[tuple[str, str, str], tuple[str, int, int]], plugins: pa.Table) -> dict[str, Any]:
+def card_metadata(
+    files: dict[tuple[str, str, str], tuple[str, int, int]], plugins: pa.Table
+) -> dict[str, Any]:
     def select(kinds: tuple[str, ...], diffs: tuple[str, ...]) -> dict[str, list[tuple[str, int, int]]]:
         out: dict[str, list[tuple[str, int, int]]] = {}
         for (split, kind, diff), v in files.items():
@@ -154,7 +171,11 @@ def card_metadata(files: dict[tuple[str, str, str], tuple[str, int, int]], plugi
     spec = {
         "default": (KINDS, DIFFS, "data/{split}/*.parquet"),
         "positives": (("positive",), DIFFS, "data/{split}/positive-*.parquet"),
-        "negatives": (KINDS[1:], DIFFS, ["data/{split}/neg_*.parquet", "data/{split}/underspecified-*.parquet"]),
+        "negatives": (
+            KINDS[1:],
+            DIFFS,
+            ["data/{split}/neg_*.parquet", "data/{split}/underspecified-*.parquet"],
+        ),
         "easy": (KINDS, ("easy",), "data/{split}/*-easy.parquet"),
         "medium": (KINDS, ("medium",), "data/{split}/*-medium.parquet"),
         "hard": (KINDS, ("hard",), "data/{split}/*-hard.parquet"),
@@ -167,7 +188,9 @@ def card_metadata(files: dict[tuple[str, str, str], tuple[str, int, int]], plugi
         for split in SPLITS:
             if split not in sel:
                 continue
-            path = [g.format(split=split) for g in glob] if isinstance(glob, list) else glob.format(split=split)
+            path: str | list[str] = (
+                [g.format(split=split) for g in glob] if isinstance(glob, list) else str(glob).format(split=split)
+            )
             if isinstance(path, list):  # keep only globs that match a file
                 path = [p for p in path if any(_match(p, f[0]) for f in sel[split])]
                 path = path[0] if len(path) == 1 else path
@@ -181,7 +204,9 @@ def card_metadata(files: dict[tuple[str, str, str], tuple[str, int, int]], plugi
             cfg["default"] = True
         configs.append(cfg)
         infos.append({"config_name": name, "features": _features(RECORD_SCHEMA), "splits": splits_info})
-    configs.append({"config_name": "plugins", "data_files": [{"split": "train", "path": "data/plugins/*.parquet"}]})
+    configs.append(
+        {"config_name": "plugins", "data_files": [{"split": "train", "path": "data/plugins/*.parquet"}]}
+    )
     infos.append(
         {
             "config_name": "plugins",

@@ -59,12 +59,22 @@ def _slot_masked(records: Iterable[Record], masked_of: dict[str, str]) -> list[s
     return [masked_of.get(r.id, r.query) for r in records]
 
 
-def build_report(cfg: BuildConfig, stats: BuildStats, splits: dict[str, SplitState], router: ReferenceRouter, ablation: str | None, masked_of: dict[str, str]) -> dict[str, Any]:
+def build_report(
+    cfg: BuildConfig,
+    stats: BuildStats,
+    splits: dict[str, SplitState],
+    router: ReferenceRouter,
+    ablation: str | None,
+    masked_of: dict[str, str],
+) -> dict[str, Any]:
     out: dict[str, Any] = {
         "version": cfg.version,
         "seed": cfg.seed,
         "ablation": ablation,
-        "roles": {**ROLES_OFFLINE, "reference_router": f"offline: frozen {router.version}, K={cfg.router.k} fixed-seed runs"},
+        "roles": {
+            **ROLES_OFFLINE,
+            "reference_router": f"offline: frozen {router.version}, K={cfg.router.k} fixed-seed runs",
+        },
         "parameters": {
             "M": len(cfg.stage1.generators),
             "generators": list(cfg.stage1.generators),
@@ -89,12 +99,16 @@ def build_report(cfg: BuildConfig, stats: BuildStats, splits: dict[str, SplitSta
         "intended_vs_accepted": {
             "compared": stats.intended_compared,
             "differs": stats.intended_differs,
-            "rate": round(stats.intended_differs / stats.intended_compared, 4) if stats.intended_compared else None,
+            "rate": round(stats.intended_differs / stats.intended_compared, 4)
+            if stats.intended_compared
+            else None,
             "what_happened": "the accepted gold (a text-only generator's proposal) is kept; the intended call is stored in verification.intended_calls",
         },
         "depth_relabels": stats.relabels,
         "difficulty_deviation": {
-            "negatives_mean_abs": round(sum(stats.difficulty_deviation) / len(stats.difficulty_deviation), 4) if stats.difficulty_deviation else None,
+            "negatives_mean_abs": round(sum(stats.difficulty_deviation) / len(stats.difficulty_deviation), 4)
+            if stats.difficulty_deviation
+            else None,
             "n": len(stats.difficulty_deviation),
             "scale": "easy/medium/hard = 0/1/2; target = the unit's difficulty at synthesis, calibrated = the router's p_K",
         },
@@ -122,17 +136,27 @@ def build_report(cfg: BuildConfig, stats: BuildStats, splits: dict[str, SplitSta
             "unmet_units": sum(1 for u, b in st.coverage.budgets.items() if st.coverage.counts.get(u, 0) < b),
         }
         if name == "test":
-            info["near_duplicate_share_raw"] = near_duplicate_share([r.query for r in recs], thr=cfg.records.near_duplicate_jaccard)
-            info["near_duplicate_share_masked"] = near_duplicate_share(masked, thr=cfg.records.near_duplicate_jaccard)
+            info["near_duplicate_share_raw"] = near_duplicate_share(
+                [r.query for r in recs], thr=cfg.records.near_duplicate_jaccard
+            )
+            info["near_duplicate_share_masked"] = near_duplicate_share(
+                masked, thr=cfg.records.near_duplicate_jaccard
+            )
         out["splits"][name] = info
     if "test" in splits and "train" in splits:
         test = sorted(splits["test"].records.values(), key=lambda r: r.id)
         train = sorted(splits["train"].records.values(), key=lambda r: r.id)
         thr = cfg.records.near_duplicate_jaccard
         out["cross_split"] = {
-            "test_with_train_near_duplicate_raw": near_duplicate_share([r.query for r in test], [r.query for r in train], thr),
-            "test_with_train_near_duplicate_masked": near_duplicate_share(_slot_masked(test, masked_of), _slot_masked(train, masked_of), thr),
-            "masked_patterns_shared": len(set(_slot_masked(test, masked_of)) & set(_slot_masked(train, masked_of))),
+            "test_with_train_near_duplicate_raw": near_duplicate_share(
+                [r.query for r in test], [r.query for r in train], thr
+            ),
+            "test_with_train_near_duplicate_masked": near_duplicate_share(
+                _slot_masked(test, masked_of), _slot_masked(train, masked_of), thr
+            ),
+            "masked_patterns_shared": len(
+                set(_slot_masked(test, masked_of)) & set(_slot_masked(train, masked_of))
+            ),
         }
     return out
 
@@ -144,7 +168,8 @@ def _pct(x: Any) -> str:
 def report_markdown(r: dict[str, Any]) -> str:
     t = r["totals"]
     lines = [
-        f"# PluginEval build report — v{r['version']}" + (f" (ablation: {r['ablation']})" if r["ablation"] else ""),
+        f"# PluginEval build report — v{r['version']}"
+        + (f" (ablation: {r['ablation']})" if r["ablation"] else ""),
         "",
         f"Candidates {t['candidates']} · verified {t['verified']} ({_pct(t['pass_rate'])}) · accepted {t['accepted']} · "
         f"proposals {t['proposals']} · MCP calls {t['mcp_calls']}",
@@ -157,7 +182,11 @@ def report_markdown(r: dict[str, Any]) -> str:
             f"| {name} | {s['records']} | {s['budget']} | {_pct(s['multi_call_share'])} | {s['unmet_units']} | "
             f"{_pct(s.get('near_duplicate_share_raw'))} | {_pct(s.get('near_duplicate_share_masked'))} |"
         )
-    lines += ["", "| split | round | deficit | candidates | verified | pass rate | accepted | covered |", "|---|---|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        "| split | round | deficit | candidates | verified | pass rate | accepted | covered |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for row in r["rounds"]:
         lines.append(
             f"| {row['split']} | {row['round']} | {row['deficit']} | {row['candidates']} | {row['verified']} | "

@@ -34,7 +34,9 @@ class CompiledPattern:
 
 
 _N = "[0-9零一二两三四五六七八九十百千]+"
-_CITY = "|".join(sorted(map(re.escape, [*CITIES, *FOREIGN_CITIES, *NICKNAMES.values()]), key=len, reverse=True))
+_CITY = "|".join(
+    sorted(map(re.escape, [*CITIES, *FOREIGN_CITIES, *NICKNAMES.values()]), key=len, reverse=True)
+)
 _TYPE_RX = {
     "city": f"(?:{_CITY})市?",
     "foreign_city": f"(?:{_CITY})",
@@ -67,7 +69,9 @@ def _slot_rx(spec: SlotSpec | None, catalog: Catalog | None) -> str:
     return ".+?"
 
 
-def _compile(p: Pattern, slots: dict[str, SlotSpec] | None = None, catalog: Catalog | None = None) -> tuple[re.Pattern[str], dict[str, str]]:
+def _compile(
+    p: Pattern, slots: dict[str, SlotSpec] | None = None, catalog: Catalog | None = None
+) -> tuple[re.Pattern[str], dict[str, str]]:
     groups: dict[str, str] = {}
     out: list[str] = []
     pos = 0
@@ -163,7 +167,9 @@ class TemplateRetriever:
             return s if s in rows else None
         return s  # person, phone: the span itself
 
-    def fill(self, plugin: str, query: str, ref: datetime, db: sqlite3.Connection | None, variant: int = 0) -> tuple[CompiledPattern, dict[str, Any]] | None:
+    def fill(
+        self, plugin: str, query: str, ref: datetime, db: sqlite3.Connection | None, variant: int = 0
+    ) -> tuple[CompiledPattern, dict[str, Any]] | None:
         """The ``variant``-th exemplar whose slots all parse, with the parsed slot values."""
         g = self.grammars[plugin]
         k = 0

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from plugineval.catalog import Catalog
-from plugineval.judge._core import RulesJudge, decide
 from plugineval.jsonschema_lite import Validator
+from plugineval.judge._core import RulesJudge, decide
 from plugineval.schema import Call, Plugin, Record, Scenario
 
 from ..synth.synthesizer import Candidate
@@ -48,7 +48,9 @@ class Verification:
 
 
 class StageOne:
-    def __init__(self, cfg: Stage1, catalog: Catalog, executor: ToolExecutor, generators: list[Generator]) -> None:
+    def __init__(
+        self, cfg: Stage1, catalog: Catalog, executor: ToolExecutor, generators: list[Generator]
+    ) -> None:
         self.cfg = cfg
         self.catalog = catalog
         self.ex = executor
@@ -94,7 +96,9 @@ class StageOne:
         if p.abstains:
             e["abstain"] = p.abstain_reason
             if p.abstain_reason == "missing_information":
-                justified, missing = self.args.abstention(task.query, task.reference_time, task.plugin, p.missing)
+                justified, missing = self.args.abstention(
+                    task.query, task.reference_time, task.plugin, p.missing
+                )
                 e["justified"], e["missing"] = justified, missing
                 if justified:
                     e["eligible"], e["score"] = True, self.cfg.abstention_score
@@ -113,7 +117,12 @@ class StageOne:
         if self.cfg.content_validation:
             a = self.args.assess(task.query, task.reference_time, task.plugin, calls)
             s_out, note = self.results.assess(calls, outcomes)
-            e["S_arg"], e["S_out"], e["grounding"], e["steps"] = round(a.score, 4), round(s_out, 4), a.grounded, sorted(a.steps)
+            e["S_arg"], e["S_out"], e["grounding"], e["steps"] = (
+                round(a.score, 4),
+                round(s_out, 4),
+                a.grounded,
+                sorted(a.steps),
+            )
             if note:
                 e["result_note"] = note
             score = self.cfg.lambda_arg * a.score + self.cfg.lambda_out * s_out
@@ -144,24 +153,54 @@ class StageOne:
                 # 'intended' leads: accept only a text-only proposal that means the same
                 intended = [Call(**c) for c in best["calls"]]
                 for e in ranked:
-                    if e["generator"] in TEXT_ONLY and "calls" in e and e["score"] >= self.cfg.tau:
-                        if self.equivalent([Call(**c) for c in e["calls"]], intended, task.reference_time):
-                            return self._accepted(e, r + 1, trace, task)
+                    text_only = e["generator"] in TEXT_ONLY and "calls" in e and e["score"] >= self.cfg.tau
+                    if text_only and self.equivalent(
+                        [Call(**c) for c in e["calls"]], intended, task.reference_time
+                    ):
+                        return self._accepted(e, r + 1, trace, task)
                 break
             task.history.append(trace[-1])
         return Verification(False, "not_accepted", rounds=self.cfg.max_rounds, trace=trace)
 
-    def _accepted(self, e: dict[str, Any], rounds: int, trace: list[dict[str, Any]], task: Task) -> Verification:
+    def _accepted(
+        self, e: dict[str, Any], rounds: int, trace: list[dict[str, Any]], task: Task
+    ) -> Verification:
         if "calls" not in e:
-            return Verification(True, "abstention", generator=e["generator"], score=e["score"], rounds=rounds, trace=trace, outcome="abstain", evidence={"missing": e.get("missing", [])})
+            return Verification(
+                True,
+                "abstention",
+                generator=e["generator"],
+                score=e["score"],
+                rounds=rounds,
+                trace=trace,
+                outcome="abstain",
+                evidence={"missing": e.get("missing", [])},
+            )
         gold = [Call(**c) for c in e["calls"]]
         differs = None if not task.intended else not self.equivalent(gold, task.intended, task.reference_time)
         steps = set(e.get("steps", [])) & OBSERVABLE_STEPS
-        return Verification(True, "call", gold, e["generator"], e["score"], rounds, steps, trace=trace, intended_differs=differs, outcome="call")
+        return Verification(
+            True,
+            "call",
+            gold,
+            e["generator"],
+            e["score"],
+            rounds,
+            steps,
+            trace=trace,
+            intended_differs=differs,
+            outcome="call",
+        )
 
     # --- per kind -----------------------------------------------------------------------------
     async def verify(self, cand: Candidate, plugin: Plugin, scenario: Scenario, db: Any) -> Verification:
-        task = Task(cand.query, cand.reference_time, plugin, db, intended=cand.intended_calls if cand.kind == "trigger" else None)
+        task = Task(
+            cand.query,
+            cand.reference_time,
+            plugin,
+            db,
+            intended=cand.intended_calls if cand.kind == "trigger" else None,
+        )
         k = scenario.kind
         if k == "trigger":
             v = await self.annotate(task)
@@ -174,14 +213,32 @@ class StageOne:
             return Verification(justified, "verified" if justified else "refuted_tool_worthy", evidence=ev)
         if k == "neg_B":
             outs = await self._execute(cand.intended_calls, cand.reference_time)
-            ok = bool(outs) and all(o.ok for o in outs) and all(self.catalog.plugin_of_tool(c.name).id == scenario.needed_plugin for c in cand.intended_calls)
-            ev = {"type": "needed_plugin_succeeds", "needed_plugin": scenario.needed_plugin, "calls": [c.model_dump() for c in cand.intended_calls], "execution": [o.error_code or "ok" for o in outs]}
+            ok = (
+                bool(outs)
+                and all(o.ok for o in outs)
+                and all(
+                    self.catalog.plugin_of_tool(c.name).id == scenario.needed_plugin
+                    for c in cand.intended_calls
+                )
+            )
+            ev = {
+                "type": "needed_plugin_succeeds",
+                "needed_plugin": scenario.needed_plugin,
+                "calls": [c.model_dump() for c in cand.intended_calls],
+                "execution": [o.error_code or "ok" for o in outs],
+            }
             return Verification(ok, "verified" if ok else "needed_call_failed", evidence=ev)
         if k == "neg_C":
             want = plugin.boundary(scenario.boundary or "").code
             outs = await self._execute(cand.intended_calls, cand.reference_time)
             codes = [o.error_code for o in outs]
-            ev = {"type": "boundary_error", "boundary": scenario.boundary, "code": want, "would_be_calls": [c.model_dump() for c in cand.intended_calls], "observed": codes}
+            ev = {
+                "type": "boundary_error",
+                "boundary": scenario.boundary,
+                "code": want,
+                "would_be_calls": [c.model_dump() for c in cand.intended_calls],
+                "observed": codes,
+            }
             if want not in codes:
                 return Verification(False, "boundary_not_hit", evidence=ev)
             v = await self.annotate(task)
@@ -192,10 +249,29 @@ class StageOne:
         call = cand.intended_calls[0]
         errs = self._validator(call.name).errors(call.arguments)
         missing = sorted(m.split(":")[0] for m in errs if "required argument missing" in m)
-        ev = {"type": "schema_missing_required", "would_be_call": call.model_dump(), "missing": missing, "schema_errors": errs}
+        ev = {
+            "type": "schema_missing_required",
+            "would_be_call": call.model_dump(),
+            "missing": missing,
+            "schema_errors": errs,
+        }
         if missing != sorted(scenario.missing) or len(errs) != len(missing):
             return Verification(False, "missing_mismatch", evidence=ev)
         v = await self.annotate(task)
         if v.accepted and v.outcome == "abstain":
-            return Verification(True, "verified", evidence=ev, trace=v.trace, rounds=v.rounds, generator=v.generator, score=v.score)
-        return Verification(False, "refuted_answerable" if v.accepted else "abstention_not_justified", evidence=ev, trace=v.trace, rounds=v.rounds)
+            return Verification(
+                True,
+                "verified",
+                evidence=ev,
+                trace=v.trace,
+                rounds=v.rounds,
+                generator=v.generator,
+                score=v.score,
+            )
+        return Verification(
+            False,
+            "refuted_answerable" if v.accepted else "abstention_not_justified",
+            evidence=ev,
+            trace=v.trace,
+            rounds=v.rounds,
+        )

@@ -31,7 +31,9 @@ class Problem:
         return f"{self.plugin}/{self.scenario}/{self.pattern}: {self.message}"
 
 
-def coverage_problems(catalog: Catalog, grammars: dict[str, PluginGrammar], plugins: list[str]) -> list[Problem]:
+def coverage_problems(
+    catalog: Catalog, grammars: dict[str, PluginGrammar], plugins: list[str]
+) -> list[Problem]:
     out: list[Problem] = []
     for pid in plugins:
         p = catalog.plugin(pid)
@@ -44,14 +46,23 @@ def coverage_problems(catalog: Catalog, grammars: dict[str, PluginGrammar], plug
             if sg is None:
                 out.append(Problem(pid, s.id, "-", f"no patterns for {s.kind} scenario"))
             elif s.kind == "trigger" and len(sg.patterns) < MIN_TRIGGER_PATTERNS:
-                out.append(Problem(pid, s.id, "-", f"{len(sg.patterns)} patterns, a trigger needs ≥ {MIN_TRIGGER_PATTERNS}"))
+                out.append(
+                    Problem(
+                        pid,
+                        s.id,
+                        "-",
+                        f"{len(sg.patterns)} patterns, a trigger needs ≥ {MIN_TRIGGER_PATTERNS}",
+                    )
+                )
         for sid in g.scenarios:
             if sid not in {s.id for s in p.scenarios}:
                 out.append(Problem(pid, sid, "-", "grammar for a scenario the catalog does not have"))
     return out
 
 
-def sample_candidates(catalog: Catalog, grammar: PluginGrammar, plugin: str, per_pattern: int, seed: int = 7) -> list[tuple[str, Any, Candidate | None]]:
+def sample_candidates(
+    catalog: Catalog, grammar: PluginGrammar, plugin: str, per_pattern: int, seed: int = 7
+) -> list[tuple[str, Any, Candidate | None]]:
     p = catalog.plugin(plugin)
     domain = catalog.domain_of_plugin(plugin)
     db = Store.open([domain]).readonly_connection()
@@ -64,12 +75,24 @@ def sample_candidates(catalog: Catalog, grammar: PluginGrammar, plugin: str, per
             for i in range(per_pattern):
                 ref = datetime.fromisoformat(REF_TIMES[i % len(REF_TIMES)])
                 rng = random.Random(f"{seed}|{plugin}|{s.id}|{pat.id}|{i}")
-                c = instantiate(pat, grammar, plugin=plugin, scenario=s.id, kind=s.kind, ref=ref, rng=rng, catalog=catalog, db=db)
+                c = instantiate(
+                    pat,
+                    grammar,
+                    plugin=plugin,
+                    scenario=s.id,
+                    kind=s.kind,
+                    ref=ref,
+                    rng=rng,
+                    catalog=catalog,
+                    db=db,
+                )
                 out.append((s.id, pat, c))
     return out
 
 
-async def evidence_problems(catalog: Catalog, grammar: PluginGrammar, plugin: str, per_pattern: int = 3) -> list[Problem]:
+async def evidence_problems(
+    catalog: Catalog, grammar: PluginGrammar, plugin: str, per_pattern: int = 3
+) -> list[Problem]:
     """Instantiate every pattern and check the execution evidence of its kind."""
     p = catalog.plugin(plugin)
     kinds = {s.id: s for s in p.scenarios}
@@ -92,7 +115,9 @@ async def evidence_problems(catalog: Catalog, grammar: PluginGrammar, plugin: st
     return out
 
 
-async def _check_one(catalog: Catalog, ex: ToolExecutor, plugin: str, s: Any, c: Candidate | None) -> str | None:
+async def _check_one(
+    catalog: Catalog, ex: ToolExecutor, plugin: str, s: Any, c: Candidate | None
+) -> str | None:
     """None when the candidate carries its evidence; otherwise why ('!' marks a structural fault)."""
     p = catalog.plugin(plugin)
     if c is None:

@@ -21,12 +21,30 @@ from plugineval.schema import SchemaError, StrictModel
 from plugineval.schema._base import validate_or_raise
 
 GRAMMAR_DIR = Path(__file__).resolve().parents[1] / "grammars"
-STEPS = ("relative_time", "year_inference", "time_format", "numeral", "unit_conversion", "implicit_entity", "implied_intent", "enum_paraphrase")
+STEPS = (
+    "relative_time",
+    "year_inference",
+    "time_format",
+    "numeral",
+    "unit_conversion",
+    "implicit_entity",
+    "implied_intent",
+    "enum_paraphrase",
+)
 SLOT_RE = re.compile(r"\{(?P<name>[a-z_][a-z0-9_]*)(?::(?P<form>[a-z_]+))?\}")
 ALT_RE = re.compile(r"\[([^\[\]]*)\]")
 
 SlotType = Literal["city", "foreign_city", "date", "time", "int", "enum", "choice", "person", "phone", "sql"]
-Step = Literal["relative_time", "year_inference", "time_format", "numeral", "unit_conversion", "implicit_entity", "implied_intent", "enum_paraphrase"]
+Step = Literal[
+    "relative_time",
+    "year_inference",
+    "time_format",
+    "numeral",
+    "unit_conversion",
+    "implicit_entity",
+    "implied_intent",
+    "enum_paraphrase",
+]
 
 
 class Choice(StrictModel):
@@ -95,7 +113,12 @@ class PluginGrammar(StrictModel):
             for p in sc.patterns:
                 used = {m.group("name") for m in SLOT_RE.finditer(p.text)}
                 for c in p.calls:
-                    used |= {m.group("name") for v in c.args.values() if isinstance(v, str) for m in SLOT_RE.finditer(v)}
+                    used |= {
+                        m.group("name")
+                        for v in c.args.values()
+                        if isinstance(v, str)
+                        for m in SLOT_RE.finditer(v)
+                    }
                 unknown = sorted(used - set(self.slots))
                 if unknown:
                     raise ValueError(f"scenario {sid} pattern {p.id}: undeclared slots {unknown}")
@@ -114,7 +137,9 @@ class DomainGrammar(StrictModel):
 
 def load_grammar_file(path: Path) -> DomainGrammar:
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        raw = yaml.load(
+            path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        )
     except yaml.YAMLError as e:
         raise SchemaError(str(path), [f"not valid YAML: {e}"]) from None
     return validate_or_raise(DomainGrammar, raw, str(path))

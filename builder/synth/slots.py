@@ -21,7 +21,9 @@ NICKNAMES = {
     "上海": "魔都", "北京": "帝都", "广州": "羊城", "深圳": "鹏城", "成都": "蓉城", "重庆": "山城",
     "昆明": "春城", "济南": "泉城", "哈尔滨": "冰城", "武汉": "江城", "长沙": "星城", "厦门": "鹭岛",
 }  # fmt: skip
-SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
+SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
+)
 GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉兰萍红鹏建国志文斌宇浩凯婷雪琳晨欣悦"
 
 
@@ -44,7 +46,15 @@ def cn_number(n: int, counting: bool = False) -> str:
         return CN_DIGITS[n // 10] + "十" + (CN_DIGITS[n % 10] if n % 10 else "")
     if n < 1000:
         rest = n % 100
-        tail = "" if rest == 0 else ("零" + CN_DIGITS[rest]) if rest < 10 else cn_number(rest) if rest >= 20 else "一" + cn_number(rest)
+        tail = (
+            ""
+            if rest == 0
+            else ("零" + CN_DIGITS[rest])
+            if rest < 10
+            else cn_number(rest)
+            if rest >= 20
+            else "一" + cn_number(rest)
+        )
         return CN_DIGITS[n // 100] + "百" + tail
     rest = n % 1000
     tail = "" if rest == 0 else ("零" + cn_number(rest)) if rest < 100 else cn_number(rest)
@@ -96,7 +106,9 @@ def time_surface(h: int, m: int) -> str:
 
 
 class SlotContext:
-    def __init__(self, rng: random.Random, ref: datetime, catalog: Catalog, db: sqlite3.Connection | None) -> None:
+    def __init__(
+        self, rng: random.Random, ref: datetime, catalog: Catalog, db: sqlite3.Connection | None
+    ) -> None:
         self.rng = rng
         self.ref = ref
         self.catalog = catalog
@@ -124,14 +136,22 @@ class SlotContext:
             n = rng.randint(spec.min, spec.max)
             if n in taken:
                 return None
-            return SlotValue(n, cn_number(n, counting=True), ("numeral",)) if form == "cn" else SlotValue(n, str(n))
+            return (
+                SlotValue(n, cn_number(n, counting=True), ("numeral",))
+                if form == "cn"
+                else SlotValue(n, str(n))
+            )
         if t == "enum":
             assert spec.tool and spec.arg
             tool = self.catalog.tool(spec.tool)
-            enum = tool.properties[spec.arg].get("enum") or tool.properties[spec.arg].get("items", {}).get("enum", [])
+            enum = tool.properties[spec.arg].get("enum") or tool.properties[spec.arg].get("items", {}).get(
+                "enum", []
+            )
             ann = tool.annotations.get(spec.arg)
             aliases = ann.aliases if ann else {}
-            v = rng.choice([e for e in enum if e not in taken and any(c == e for c in aliases.values())] or enum)
+            v = rng.choice(
+                [e for e in enum if e not in taken and any(c == e for c in aliases.values())] or enum
+            )
             surfaces = sorted(a for a, c in aliases.items() if c == v)
             return SlotValue(v, rng.choice(surfaces) if surfaces else str(v))
         if t == "choice":

@@ -78,7 +78,7 @@ def instantiate(
     text = expand(pattern.text, choice)
     query = SLOT_RE.sub(lambda m: vals[m.group("name")].surface, text).strip()
     masked = SLOT_RE.sub(lambda m: f"<{m.group('name')}>", text).strip()
-    steps = set(pattern.steps)
+    steps: set[str] = set(pattern.steps)
     for name in SLOT_RE.findall(pattern.text):
         steps |= set(vals[name[0] if isinstance(name, tuple) else name].steps)
     calls = [Call(name=c.tool, arguments=_fill(c.args, vals)) for c in pattern.calls]

@@ -112,17 +112,19 @@ class ReferenceRouter:
         neg = len(pts) - pos
         best_acc, best_t = -1.0, 0.1
         below_pos = below_neg = 0
-        for i, (s, y) in enumerate(pts):
+        for i, (sc, y) in enumerate(pts):
             # threshold just above pts[i]: everything up to i says "no call"
             below_pos += y
             below_neg += 1 - y
             acc = 0.5 * ((pos - below_pos) / max(pos, 1) + below_neg / max(neg, 1))
-            nxt = pts[i + 1][0] if i + 1 < len(pts) else s + 0.01
+            nxt = pts[i + 1][0] if i + 1 < len(pts) else sc + 0.01
             if acc > best_acc:
-                best_acc, best_t = acc, (s + nxt) / 2
+                best_acc, best_t = acc, (sc + nxt) / 2
         return round(best_t, 6)
 
-    def decide(self, query: str, tools: list[dict[str, Any]], run: int | None = None, key: str = "") -> Decision:
+    def decide(
+        self, query: str, tools: list[dict[str, Any]], run: int | None = None, key: str = ""
+    ) -> Decision:
         """Call the best-scoring tool if it clears the threshold. ``run`` j samples the decision with the
         fixed seed j (used for p_K); ``None`` is the deterministic decision."""
         sc = self.scores(query, tools)
@@ -136,11 +138,15 @@ class ReferenceRouter:
             call = _unit(ROUTER_VERSION, key or query, run) < p
         return Decision(name if call else None, best, sc)
 
-    def p_k(self, query: str, tools: list[dict[str, Any]], correct: Any, k: int = DEFAULT_K, key: str = "") -> float:
+    def p_k(
+        self, query: str, tools: list[dict[str, Any]], correct: Any, k: int = DEFAULT_K, key: str = ""
+    ) -> float:
         """Share of K fixed-seed runs whose decision ``correct(tool_or_None)`` accepts."""
         return sum(1 for j in range(k) if correct(self.decide(query, tools, j, key).tool)) / k
 
-    def predict(self, query: str, reference_time: str, tools: list[dict[str, Any]], annotations: dict[str, Any]) -> list[Call]:
+    def predict(
+        self, query: str, reference_time: str, tools: list[dict[str, Any]], annotations: dict[str, Any]
+    ) -> list[Call]:
         """The baseline: the deterministic decision, arguments by the text-only slot filler; no call
         when a required argument cannot be found (it would have to ask)."""
         d = self.decide(query, tools)

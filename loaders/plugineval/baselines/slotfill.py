@@ -19,7 +19,9 @@ _PLACE_WORDS = ("城市", "地点", "出发地", "目的地", "地址", "起点"
 _ORIGIN = re.compile(r"(from|origin|start|depart)", re.I)
 _DEST = re.compile(r"(to_|dest|end|arriv|target)", re.I)
 _PERSON_WORDS = ("姓名", "名字", "乘车人", "乘客", "联系人", "入住人", "就诊人", "收件人", "预订人", "用户名")
-_SURNAME = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
+_SURNAME = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
+)
 _GIVEN = r"[^\s\d，。,、！？!?的了吧订买抢要查预坐去走来回给帮替为是和跟在从到]"
 _PERSON = re.compile(
     rf"(?:(?:乘车人|乘客|名字写|姓名|联系人|入住人|就诊人|预订人|收件人|给|帮|替|为)(?:是|写|：|:)?|^|\s)"
@@ -51,7 +53,14 @@ def _fn(tool: dict[str, Any]) -> dict[str, Any]:
 
 def _is_place(name: str, sch: dict[str, Any]) -> bool:
     d = str(sch.get("description", ""))
-    return sch.get("type") == "string" and "enum" not in sch and (any(w in d for w in _PLACE_WORDS) or name in ("city", "from_city", "to_city", "origin", "destination"))
+    return (
+        sch.get("type") == "string"
+        and "enum" not in sch
+        and (
+            any(w in d for w in _PLACE_WORDS)
+            or name in ("city", "from_city", "to_city", "origin", "destination")
+        )
+    )
 
 
 def _role(name: str, sch: dict[str, Any]) -> str:
@@ -123,7 +132,9 @@ class SlotFiller:
         return Fill(self.name, args, [], steps)
 
     # --- kinds of arguments -----------------------------------------------------------------
-    def _fill_times(self, args: dict[str, Any], steps: set[str], times: tuple[TimeMention, ...], variant: int) -> None:
+    def _fill_times(
+        self, args: dict[str, Any], steps: set[str], times: tuple[TimeMention, ...], variant: int
+    ) -> None:
         date_args = [a for a, s in self.props.items() if s.get("format") == "date"]
         time_args = [a for a, s in self.props.items() if s.get("format") == "time"]
         dt_args = [a for a, s in self.props.items() if s.get("format") == "date-time"]
@@ -132,7 +143,11 @@ class SlotFiller:
         stamps: list[tuple[str, TimeMention]] = []
         for t in times:
             d, c, dt = _time_parts(t.value)
-            if t.value.kind in ("date_range", "datetime_range") and len(date_args) >= 2 and t.value.end is not None:
+            if (
+                t.value.kind in ("date_range", "datetime_range")
+                and len(date_args) >= 2
+                and t.value.end is not None
+            ):
                 end = t.value.end
                 end_s = str(end)[:10]
                 dates += [(str(t.value.start)[:10], t), (end_s, t)]
@@ -158,11 +173,15 @@ class SlotFiller:
             args[a] = v
             steps.update(t.steps)
 
-    def _fill_places(self, args: dict[str, Any], steps: set[str], query: str, places: list[Any], variant: int) -> None:
+    def _fill_places(
+        self, args: dict[str, Any], steps: set[str], query: str, places: list[Any], variant: int
+    ) -> None:
         place_args = [(a, _role(a, s)) for a, s in self.props.items() if _is_place(a, s) and a not in args]
         if not place_args or not places:
             return
-        origin = [p for p in places if _FROM_MARK.search(query[: p.start]) or _AFTER_FROM.match(query[p.end :])]
+        origin = [
+            p for p in places if _FROM_MARK.search(query[: p.start]) or _AFTER_FROM.match(query[p.end :])
+        ]
         dest = [p for p in places if _TO_MARK.search(query[: p.start])]
         order = list(places)
         if variant % 2 == 1 and len(order) >= 2:
@@ -180,7 +199,9 @@ class SlotFiller:
             if pick.step:
                 steps.add(pick.step)
 
-    def _fill_other(self, arg: str, sch: dict[str, Any], query: str, nums: list[Any], steps: set[str], variant: int) -> Any:
+    def _fill_other(
+        self, arg: str, sch: dict[str, Any], query: str, nums: list[Any], steps: set[str], variant: int
+    ) -> Any:
         t = sch.get("type")
         pairs = self.aliases.get(arg) or []
         if pairs:
@@ -206,7 +227,9 @@ class SlotFiller:
             return m.group(0) if m else None
         return None
 
-    def _number(self, arg: str, sch: dict[str, Any], query: str, nums: list[Any], steps: set[str], variant: int) -> Any:
+    def _number(
+        self, arg: str, sch: dict[str, Any], query: str, nums: list[Any], steps: set[str], variant: int
+    ) -> Any:
         desc = str(sch.get("description", "")) + arg
         lo, hi = sch.get("minimum"), sch.get("maximum")
         best: tuple[int, float, str] | None = None

@@ -11,7 +11,9 @@ from datetime import datetime
 from ..normalize import all_places, find_numbers, is_relative, parse_absolute, resolve
 from ..normalize.timeexpr import TimeValue
 
-_TIME_START = re.compile(r"[0-9０-９零〇一二两三四五六七八九十今明后昨前大下上这本周星礼月年春中元端清国除圣平七重腊小早晚凌午半]")
+_TIME_START = re.compile(
+    r"[0-9０-９零〇一二两三四五六七八九十今明后昨前大下上这本周星礼月年春中元端清国除圣平七重腊小早晚凌午半]"
+)
 _MAX_SPAN = 16
 _NOT_A_COUNT = set("下些点起直样般定共旦边会切同")
 
@@ -48,7 +50,11 @@ def _steps_for(surface: str, v: TimeValue) -> tuple[str, ...]:
     """The inference steps a reader needs to turn this surface into an API value."""
     steps: list[str] = []
     if is_relative(surface):
-        steps.append("year_inference" if _MD.match(surface) and not re.search(r"[今明后昨前下上这本周]", surface) else "relative_time")
+        steps.append(
+            "year_inference"
+            if _MD.match(surface) and not re.search(r"[今明后昨前下上这本周]", surface)
+            else "relative_time"
+        )
     if v.kind in ("time", "datetime", "datetime_range") and _CLOCK_WORDS.search(surface):
         steps.append("time_format")
     return tuple(steps)
@@ -106,7 +112,9 @@ def find_places(text: str) -> list[PlaceMention]:
     out = []
     for m in rx.finditer(text):
         s = m.group(0)
-        out.append(PlaceMention(names[s], m.start(), m.end(), s, "implicit_entity" if s in NICKNAMES else None))
+        out.append(
+            PlaceMention(names[s], m.start(), m.end(), s, "implicit_entity" if s in NICKNAMES else None)
+        )
     return out
 
 

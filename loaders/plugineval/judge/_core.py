@@ -8,6 +8,7 @@ pairs, after which ``decide`` runs again on the same work.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
@@ -31,13 +32,15 @@ class _ToolCache:
     """Compiled argument specs per tool; records share tools, so each schema compiles once."""
 
     def __init__(self) -> None:
-        self._by_name: dict[str, list[tuple[dict[str, Any], dict[str, Any], ToolInfo]]] = {}
+        self._by_key: dict[str, ToolInfo] = {}
 
     def get(self, name: str, params: dict[str, Any], ann: dict[str, Any]) -> ToolInfo:
-        bucket = self._by_name.setdefault(name, [])
-        for p, a, info in bucket:
-            if (p is params or p == params) and (a is ann or a == ann):
-                return info
+        key = json.dumps(
+            [name, params, {k: _ann_dict(v) for k, v in ann.items()}], sort_keys=True, default=str
+        )
+        hit = self._by_key.get(key)
+        if hit is not None:
+            return hit
         props: dict[str, Any] = params.get("properties", {}) or {}
         required = frozenset(params.get("required", []) or [])
         info = ToolInfo(
@@ -45,7 +48,7 @@ class _ToolCache:
             required=required,
             known=frozenset(props),
         )
-        bucket.append((params, ann, info))
+        self._by_key[key] = info
         return info
 
 
@@ -76,8 +79,22 @@ class RulesJudge:
 
     def __init__(self) -> None:
         self._tools = _ToolCache()
+        self._per_record: dict[int, tuple[Any, dict[str, ToolInfo | None]]] = {}
 
     def tool_info(self, record: Record, name: str) -> ToolInfo | None:
+        """Compiled specs of one offered tool; memoized per record's tool list."""
+        key = id(record.tools)
+        hit = self._per_record.get(key)
+        if hit is None or hit[0] is not record.tools:
+            if len(self._per_record) > 200_000:
+                self._per_record.clear()
+            hit = self._per_record[key] = (record.tools, {})
+        memo = hit[1]
+        if name not in memo:
+            memo[name] = self._lookup(record, name)
+        return memo[name]
+
+    def _lookup(self, record: Record, name: str) -> ToolInfo | None:
         for t in record.tools:
             fn = t.get("function", t)
             if fn.get("name") == name:
@@ -111,7 +128,9 @@ class RulesJudge:
             spec = specs.get(k, _GENERIC)
             if k not in pargs:
                 if is_empty(gv) and k in pred.arguments and same(pred.arguments[k], gv):
-                    reason = Reason.EXACT  # the gold itself is empty (e.g. an empty list) and so is the prediction
+                    reason = (
+                        Reason.EXACT
+                    )  # the gold itself is empty (e.g. an empty list) and so is the prediction
                 elif spec.required and info is not None:
                     reason = Reason.MISSING
                 elif k in alt.omittable:
@@ -179,16 +198,27 @@ class RulesJudge:
                 continue
             info = self.tool_info(record, name)
             table: dict[tuple[int, int], tuple[list[ArgVerdict], list[list[Any]]]] = {}
-            for gi in gis:
-                for pj in pjs:
-                    table[gi, pj] = self.pair_verdicts(
+
+            def cell(
+                gi: int, pj: int, table: dict[Any, Any] = table, info: ToolInfo | None = info
+            ) -> tuple[list[ArgVerdict], list[list[Any]]]:
+                c = table.get((gi, pj))
+                if c is None:
+                    c = table[gi, pj] = self.pair_verdicts(
                         record, gi, record.gold_calls[gi], alts[gi], pred.calls[pj], info, ref, tz
                     )
-            pairs = _best_pairing(gis, pjs, table)
+                return c
+
+            pairs = _perfect_pairing(gis, pjs, cell)
+            if pairs is None:  # no perfect one-to-one fit: search the pairing with most agreeing arguments
+                for gi in gis:
+                    for pj in pjs:
+                        cell(gi, pj)
+                pairs = _best_pairing(gis, pjs, table)
             matched_g = {g for g, _ in pairs}
             matched_p = {p for _, p in pairs}
             for gi, pj in pairs:
-                verdicts, accepted = table[gi, pj]
+                verdicts, accepted = cell(gi, pj)
                 for v, acc in zip(verdicts, accepted, strict=True):
                     if v.reason not in ACCEPTING:
                         w.accepted[len(w.args)] = acc
@@ -201,11 +231,31 @@ class RulesJudge:
         return w
 
 
+def _perfect_pairing(gis: list[int], pjs: list[int], cell: Any) -> list[tuple[int, int]] | None:
+    """Greedy: every gold call takes the first unused prediction whose arguments all agree. When it
+    pairs every gold call (and no more predictions exist than golds need), it is an optimal pairing."""
+    if len(gis) == 1 and len(pjs) == 1:
+        return [(gis[0], pjs[0])]
+    if len(pjs) < len(gis):
+        return None
+    left = list(pjs)
+    out = []
+    for gi in gis:
+        hit = next((pj for pj in left if all(v.reason in ACCEPTING for v in cell(gi, pj)[0])), None)
+        if hit is None:
+            return None
+        left.remove(hit)
+        out.append((gi, hit))
+    return out
+
+
 def _nonempty(args: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in args.items() if not is_empty(v)}
 
 
-def _exact_pairs(gold: list[Call], pred: list[Call], gis: list[int], pjs: list[int]) -> list[tuple[int, int]] | None:
+def _exact_pairs(
+    gold: list[Call], pred: list[Call], gis: list[int], pjs: list[int]
+) -> list[tuple[int, int]] | None:
     """Pairs when each gold call of a tool has a prediction with exactly its arguments, else None."""
     if len(gis) != len(pjs):
         return None
@@ -215,7 +265,15 @@ def _exact_pairs(gold: list[Call], pred: list[Call], gis: list[int], pjs: list[i
         ga = gold[gi].arguments
         if any(is_empty(v) for v in ga.values()):
             return None
-        hit = next((pj for pj in left if same(_nonempty(pred[pj].arguments), ga)), None)
+        hit = None
+        for pj in left:
+            pa = pred[pj].arguments
+            if len(pa) != len(ga) and len(_nonempty(pa)) != len(ga):
+                continue
+            pa = _nonempty(pa)
+            if pa == ga and same(pa, ga):  # == is C-fast; same() then rules out True == 1
+                hit = pj
+                break
         if hit is None:
             return None
         left.remove(hit)
@@ -247,23 +305,32 @@ def _best_pairing(
                 used_p.add(p)
                 out.append((g, p))
         return sorted(out)
-    # exact: DP over subsets of predicted calls; each gold call takes one unused prediction (or none)
+    # exact: DP over subsets of predicted calls; each gold call takes one unused prediction (or none).
     n = len(pjs)
-    score = [[_score(table[g, p][0]) for p in pjs] for g in gis]
-    best: dict[int, tuple[int, list[tuple[int, int]]]] = {0: (0, [])}
-    for gi_pos, g in enumerate(gis):
-        nxt: dict[int, tuple[int, list[tuple[int, int]]]] = {}
-        for mask, (s, chosen) in best.items():
-            if mask not in nxt or nxt[mask][0] < s:
-                nxt[mask] = (s, chosen)  # this gold call stays unmatched
+    score = [[_score(table[g, p][0]) + 1000 for p in pjs] for g in gis]  # matching always beats not
+    best: dict[int, int] = {0: 0}
+    back: list[dict[int, tuple[int, int]]] = []  # per gold: new mask -> (old mask, k or -1)
+    for row in score:
+        nxt: dict[int, int] = {}
+        ptr: dict[int, tuple[int, int]] = {}
+        for mask, s in best.items():
+            if nxt.get(mask, -1) < s:
+                nxt[mask], ptr[mask] = s, (mask, -1)
             for k in range(n):
                 if not mask >> k & 1:
-                    m2 = mask | 1 << k
-                    s2 = s + score[gi_pos][k] + 1000  # matching a call always beats leaving it out
-                    if m2 not in nxt or nxt[m2][0] < s2:
-                        nxt[m2] = (s2, [*chosen, (g, pjs[k])])
+                    m2, s2 = mask | 1 << k, s + row[k]
+                    if nxt.get(m2, -1) < s2:
+                        nxt[m2], ptr[m2] = s2, (mask, k)
         best = nxt
-    return sorted(max(best.values(), key=lambda t: t[0])[1])
+        back.append(ptr)
+    mask = max(best, key=lambda m: (best[m], -m))
+    out = []
+    for gi_pos in range(len(gis) - 1, -1, -1):
+        prev, k = back[gi_pos][mask]
+        if k >= 0:
+            out.append((gis[gi_pos], pjs[k]))
+        mask = prev
+    return sorted(out)
 
 
 _ASK = re.compile(

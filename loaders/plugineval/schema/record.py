@@ -53,6 +53,9 @@ class GoldAlternative(StrictModel):
     free: list[str] = Field(default_factory=list)
 
 
+_NO_ALTERNATIVE = GoldAlternative()
+
+
 class DifficultyBasis(StrictModel):
     type: Literal["inference_depth", "behavioral"]
     depth: int | None = Field(default=None, ge=0)
@@ -140,7 +143,7 @@ class Record(StrictModel):
         """Alternatives aligned with gold_calls (empty ones when the record has none)."""
         if self.gold_alternatives:
             return list(self.gold_alternatives)
-        return [GoldAlternative() for _ in self.gold_calls]
+        return [_NO_ALTERNATIVE] * len(self.gold_calls)
 
     def tool_schemas(self) -> dict[str, dict[str, Any]]:
         """Offered tool name -> its parameters JSON Schema."""
