@@ -100,3 +100,55 @@ def judge_data(body: dict[str, Any]) -> dict[str, Any]:
     text = body["messages"][-1]["content"]
     data: dict[str, Any] = json.loads(text.split("DATA:\n", 1)[1])
     return data
+
+
+# --- behaviours for the `plugineval predict` tests (added; nothing above changed) ---------------
+
+
+def tool_call(name: str, arguments: Any, call_id: str = "call_0") -> dict[str, Any]:
+    """An OpenAI tool call; ``arguments`` is sent as given when a string (malformed JSON allowed)."""
+    args = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": args}}
+
+
+def fails_first(n: int, status: int, behaviour: Behaviour) -> Behaviour:
+    """The first ``n`` requests answer HTTP ``status``; later ones go to ``behaviour``."""
+    lock = threading.Lock()
+    seen = [0]
+
+    def run(body: dict[str, Any]) -> dict[str, Any]:
+        with lock:
+            seen[0] += 1
+            k = seen[0]
+        if k <= n:
+            raise HTTPFail(status, f"planned failure {k} of {n}")
+        return behaviour(body)
+
+    return run
+
+
+class _Hangup(Exception):
+    """Raised in a handler to drop the connection without an answer."""
+
+
+def dies_after(server: FakeOpenAI, n: int, behaviour: Behaviour) -> Behaviour:
+    """Serve ``n`` requests, then die: stop listening and drop every connection without an answer."""
+    lock = threading.Lock()
+    seen = [0]
+    server.server.handle_error = lambda *a: None  # type: ignore[method-assign]
+
+    def kill() -> None:
+        server.server.shutdown()
+        server.server.server_close()
+
+    def run(body: dict[str, Any]) -> dict[str, Any]:
+        with lock:
+            seen[0] += 1
+            k = seen[0]
+            if k == n + 1:
+                threading.Thread(target=kill, daemon=True).start()
+        if k > n:
+            raise _Hangup("the server died")
+        return behaviour(body)
+
+    return run

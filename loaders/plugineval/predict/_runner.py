@@ -1,0 +1,500 @@
+"""Run a model (or an offline baseline) over the records and write a resumable predictions file.
+
+Endpoint runs are async: ``concurrency`` workers share one ``AsyncOpenAI`` client. The client retries
+429 / 408 / 409 / 5xx / connection errors and time-outs itself (``max_retries``, exponential back-off,
+``Retry-After`` up to two minutes). What it gives up on, this runner handles: a transient failure the
+client stopped retrying (retries spent, or a ``Retry-After`` longer than the client waits) gets
+``retry_rounds`` more rounds with longer back-off (honouring ``Retry-After`` up to
+``retry_after_cap_s``); a 200 whose body is not a usable completion is retried the same way. When the
+rounds are spent the run stops cleanly — nothing is written for that record, everything done stays —
+and the same command resumes it. Authentication / permission / not-found errors stop the run at
+once. A 400 / 422 for one record (e.g. a prompt too long) becomes that record's line with
+``error: "request_failed: …"`` (scored ``invalid_output``) — unless no record has succeeded yet and
+five in a row failed so: then the request itself is wrong (a model without tool support?) and the run
+stops without writing them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from .._version import __version__
+from ..schema import Record
+from ._baselines import BASELINES, ROUTER_CAVEAT, baseline_info, make_baseline
+from ._native import NATIVE_PROMPT, native_line, native_request, prompt_sha256
+from ._output import META_FORMAT, TRANSPORT_ERROR, PredictionsWriter, read_meta, write_meta
+from ._prices import cost_usd, load_prices, price_for
+from ._prompted import PROMPTED_PROMPT, prompted_line, prompted_request
+
+BAD_REQUEST_STREAK = 5
+
+
+@dataclass
+class PredictConfig:
+    model: str
+    out: Path
+    records: str | None = None
+    split: str = "test"
+    revision: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    mode: str = "native"  # native | prompted (ignored for baselines)
+    concurrency: int = 8
+    temperature: float | None = 0.0
+    parallel_tool_calls: str = "auto"  # auto (not sent) | true | false
+    max_tokens: int | None = None
+    rate_limit: float | None = None  # requests per second (token bucket); None: unlimited
+    limit: int | None = None  # the first N records by id
+    timeout_s: float = 120.0
+    max_retries: int = 4  # the openai client's own retries
+    retry_rounds: int = 3  # ours, after the client gives up on a transient failure
+    retry_backoff_s: float = 10.0
+    retry_after_cap_s: float = 600.0
+    retry_errors: bool = False
+    prices: Path | None = None
+    progress: bool | None = None  # None: when stderr is a TTY
+
+    @property
+    def is_baseline(self) -> bool:
+        return self.model.startswith("baseline:")
+
+
+@dataclass
+class RunSummary:
+    out: Path
+    meta: dict[str, Any]
+    written: int
+    skipped: int
+    remaining: int
+    status: str  # complete | incomplete
+    message: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+class RunAborted(Exception):
+    """The endpoint cannot serve the run now; what was written stays, a rerun resumes."""
+
+
+class _Fatal(Exception):
+    pass
+
+
+class _Transient(Exception):
+    pass
+
+
+class _Stopped(Exception):
+    pass
+
+
+class TokenBucket:
+    """At most ``rate`` requests per second on average, bursts up to ``max(1, rate)``."""
+
+    def __init__(self, rate: float) -> None:
+        if rate <= 0:
+            raise ValueError("--rate-limit must be > 0 requests per second")
+        self.rate = rate
+        self.capacity = max(1.0, rate)
+        self.tokens = self.capacity
+        self.stamp = time.monotonic()
+        self._lock = asyncio.Lock()
+
+    async def acquire(self) -> None:
+        async with self._lock:
+            now = time.monotonic()
+            self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+            self.stamp = now
+            if self.tokens < 1:
+                await asyncio.sleep((1 - self.tokens) / self.rate)
+                now = time.monotonic()
+                self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+                self.stamp = now
+            self.tokens -= 1
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _public_url(url: str | None) -> str | None:
+    """The endpoint without credentials or query string (it goes into the meta)."""
+    if not url:
+        return url
+    p = urlsplit(url)
+    host = p.hostname or ""
+    if p.port:
+        host += f":{p.port}"
+    return urlunsplit((p.scheme, host, p.path, "", ""))
+
+
+def settings_of(cfg: PredictConfig) -> dict[str, Any]:
+    """What decides the predictions: a rerun into the same file must use the same settings."""
+    if cfg.is_baseline:
+        from ..baselines.router import ROUTER_VERSION
+
+        return {"model": cfg.model, "mode": "baseline", "router_version": ROUTER_VERSION, "split": cfg.split}
+    prompt = NATIVE_PROMPT if cfg.mode == "native" else PROMPTED_PROMPT
+    return {
+        "model": cfg.model,
+        "mode": cfg.mode,
+        "prompt_version": prompt,
+        "prompt_sha256": prompt_sha256(prompt),
+        "temperature": cfg.temperature,
+        "tool_choice": "auto" if cfg.mode == "native" else None,
+        "parallel_tool_calls": cfg.parallel_tool_calls if cfg.mode == "native" else None,
+        "max_tokens": cfg.max_tokens,
+        "split": cfg.split,
+    }
+
+
+def _api_key(cfg: PredictConfig) -> str:
+    var = cfg.api_key_env or "OPENAI_API_KEY"
+    key = os.environ.get(var)
+    if key:
+        return key
+    if cfg.api_key_env:
+        raise ValueError(f"--api-key-env {var}: that environment variable is not set")
+    if cfg.base_url is None and not os.environ.get("OPENAI_BASE_URL"):
+        raise ValueError("no API key: set OPENAI_API_KEY, or name the variable with --api-key-env")
+    return "unused"  # a local endpoint that needs none (the client insists on a key)
+
+
+def _describe(e: BaseException) -> str:
+    status = getattr(e, "status_code", None)
+    msg = str(getattr(e, "message", None) or e).replace("\n", " ")
+    return f"{status} {type(e).__name__}: {msg}"[:400] if status else f"{type(e).__name__}: {msg}"[:400]
+
+
+def _retry_after(e: BaseException) -> float | None:
+    resp = getattr(e, "response", None)
+    if resp is None:
+        return None
+    v = resp.headers.get("retry-after")
+    try:
+        return float(v) if v is not None else None
+    except ValueError:
+        return None
+
+
+class _EndpointRun:
+    def __init__(
+        self, cfg: PredictConfig, writer: PredictionsWriter, tick: Callable[[dict[str, Any]], None]
+    ) -> None:
+        self.cfg = cfg
+        self.writer = writer
+        self.tick = tick
+        self.prices = load_prices(cfg.prices)
+        self.stop = asyncio.Event()
+        self.abort: str | None = None
+        self.successes = 0
+        self.held: list[dict[str, Any]] = []
+        self.bucket = TokenBucket(cfg.rate_limit) if cfg.rate_limit else None
+        self.retries = 0
+
+    def _request(self, rec: Record) -> dict[str, Any]:
+        c = self.cfg
+        kw = native_request(rec, c.parallel_tool_calls) if c.mode == "native" else prompted_request(rec)
+        kw["model"] = c.model
+        if c.temperature is not None:
+            kw["temperature"] = c.temperature
+        if c.max_tokens is not None:
+            kw["max_tokens"] = c.max_tokens
+        return kw
+
+    async def _sleep(self, seconds: float) -> None:
+        try:
+            await asyncio.wait_for(self.stop.wait(), seconds)
+        except TimeoutError:
+            return
+        raise _Stopped
+
+    async def _one(self, client: Any, rec: Record) -> dict[str, Any]:
+        import openai
+
+        kw = self._request(rec)
+        last = ""
+        for rnd in range(self.cfg.retry_rounds + 1):
+            if self.stop.is_set():
+                raise _Stopped
+            if self.bucket is not None:
+                await self.bucket.acquire()
+            wait = self.cfg.retry_backoff_s * 2**rnd * (0.75 + 0.5 * random.random())
+            try:
+                raw = await client.chat.completions.with_raw_response.create(**kw)
+                self.retries += int(getattr(raw, "retries_taken", 0) or 0)
+                completion = raw.parse()
+                if not getattr(completion, "choices", None):
+                    raise ValueError("the response holds no choices")
+                return self._line(rec, completion, raw.elapsed.total_seconds() * 1000)
+            except (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as e:
+                raise _Fatal(_describe(e)) from None
+            except (openai.RateLimitError, openai.InternalServerError, openai.APIConnectionError) as e:
+                last = _describe(e)
+                ra = _retry_after(e)
+                if ra is not None:
+                    wait = max(wait, min(ra, self.cfg.retry_after_cap_s))
+            except openai.APIStatusError as e:
+                if e.status_code in (408, 409):
+                    last = _describe(e)
+                else:  # 400, 413, 422…: this record's request is refused
+                    return {
+                        "id": rec.id,
+                        "calls": [],
+                        "error": f"{TRANSPORT_ERROR}: {_describe(e)}",
+                        "model": self.cfg.model,
+                        "_bad_request": True,
+                    }
+            except (openai.APIResponseValidationError, ValueError) as e:
+                last = f"unusable response: {_describe(e)}"
+            if rnd < self.cfg.retry_rounds:
+                self.retries += 1
+                await self._sleep(wait)
+        if last.startswith("unusable response"):
+            return {"id": rec.id, "calls": [], "error": f"{TRANSPORT_ERROR}: {last}", "model": self.cfg.model}
+        raise _Transient(last)
+
+    def _line(self, rec: Record, completion: Any, latency_ms: float) -> dict[str, Any]:
+        choice = completion.choices[0]
+        msg = choice.message.model_dump(mode="json")
+        body = native_line(msg) if self.cfg.mode == "native" else prompted_line(msg)
+        if self.cfg.mode == "native" and isinstance(body.get("raw"), dict) and choice.finish_reason:
+            body["raw"]["finish_reason"] = choice.finish_reason
+        line: dict[str, Any] = {"id": rec.id, **body}
+        reported = getattr(completion, "model", None) or None
+        line["model"] = self.cfg.model
+        usage = completion.usage.model_dump(mode="json", exclude_none=True) if completion.usage else None
+        if usage:
+            line["usage"] = usage
+        line["latency_ms"] = round(latency_ms, 1)
+        cost = cost_usd(price_for(self.prices, [self.cfg.model, reported]), usage)
+        if cost is not None:
+            line["cost_usd"] = cost
+        return line
+
+    def _write(self, line: dict[str, Any]) -> None:
+        bad = line.pop("_bad_request", False)
+        if bad and self.successes == 0:
+            self.held.append(line)
+            if len(self.held) >= BAD_REQUEST_STREAK:
+                self._abort(f"the first {len(self.held)} requests were all refused: {line['error']}")
+            return
+        if not bad:
+            self.successes += 1
+            for h in self.held:
+                self.writer.append(h)
+                self.tick(h)
+            self.held = []
+        self.writer.append(line)
+        self.tick(line)
+
+    def _abort(self, why: str) -> None:
+        if self.abort is None:
+            self.abort = why
+        self.stop.set()
+
+    async def run(self, pending: Sequence[Record]) -> None:
+        from openai import AsyncOpenAI
+
+        queue = deque(pending)
+
+        async def worker(client: Any) -> None:
+            while queue and not self.stop.is_set():
+                rec = queue.popleft()
+                try:
+                    line = await self._one(client, rec)
+                except _Stopped:
+                    return
+                except _Fatal as e:
+                    self._abort(f"the endpoint refused the run: {e}")
+                    return
+                except _Transient as e:
+                    self._abort(f"the endpoint kept failing after every retry: {e}")
+                    return
+                if not self.stop.is_set() or not line.get("_bad_request"):
+                    self._write(line)
+
+        async with AsyncOpenAI(
+            base_url=self.cfg.base_url,
+            api_key=_api_key(self.cfg),
+            max_retries=self.cfg.max_retries,
+            timeout=self.cfg.timeout_s,
+        ) as client:
+            n = max(1, min(self.cfg.concurrency, len(pending)))
+            await asyncio.gather(*(worker(client) for _ in range(n)))
+        if self.held and self.successes == 0 and self.abort is None:
+            self.abort = f"every request was refused: {self.held[0]['error']}"
+
+
+def _progress(cfg: PredictConfig, total: int) -> tuple[Callable[[dict[str, Any]], None], Callable[[], None]]:
+    show = sys.stderr.isatty() if cfg.progress is None else cfg.progress
+    state = {"cost": 0.0, "unpriced": 0, "errors": 0}
+    bar: Any = None
+    if show and total:
+        try:
+            from tqdm import tqdm
+
+            bar = tqdm(total=total, desc=cfg.model, unit="pred", dynamic_ncols=True, file=sys.stderr)
+        except ImportError:
+            bar = None
+
+    def tick(line: dict[str, Any]) -> None:
+        if line.get("cost_usd") is None:
+            state["unpriced"] += 1
+        else:
+            state["cost"] += float(line["cost_usd"])
+        state["errors"] += 1 if line.get("error") else 0
+        if bar is not None:
+            cost = f"${state['cost']:.4f}" + ("+?" if state["unpriced"] else "") if state["cost"] else "n/a"
+            bar.set_postfix_str(f"cost {cost} errors {int(state['errors'])}", refresh=False)
+            bar.update(1)
+
+    def close() -> None:
+        if bar is not None:
+            bar.close()
+
+    return tick, close
+
+
+def _records(cfg: PredictConfig, records: Sequence[Record] | None) -> tuple[list[Record], list[Record], str]:
+    from ..sources import default_source, load_records
+
+    source = cfg.records if cfg.records is not None else default_source()
+    every = list(records) if records is not None else load_records(source, cfg.split, cfg.revision)
+    every.sort(key=lambda r: r.id)
+    chosen = every[: cfg.limit] if cfg.limit is not None else every
+    return every, chosen, "<records given>" if records is not None else source
+
+
+def run_predict(cfg: PredictConfig, records: Sequence[Record] | None = None) -> RunSummary:
+    """Predict every record (of ``cfg.limit``) not already in ``cfg.out``; see the module docstring."""
+    if cfg.is_baseline and cfg.model not in BASELINES:
+        raise ValueError(f"unknown baseline {cfg.model!r} (choose from {', '.join(BASELINES)})")
+    if cfg.mode not in ("native", "prompted"):
+        raise ValueError(f"--mode must be native or prompted, got {cfg.mode!r}")
+    if cfg.concurrency < 1:
+        raise ValueError("--concurrency must be ≥ 1")
+    if cfg.limit is not None and cfg.limit < 1:
+        raise ValueError("--limit must be ≥ 1")
+    out = Path(cfg.out)
+    settings = settings_of(cfg)
+    old = read_meta(out)
+    if old is None and out.exists() and out.stat().st_size > 0:
+        raise ValueError(
+            f"{out} exists and has no {out.name}.meta.json: not a plugineval predict run; choose another --out"
+        )
+    if old is not None and old.get("settings") != settings:
+        before_s: dict[str, Any] = old.get("settings") or {}
+        diff = sorted(k for k in set(settings) | set(before_s) if settings.get(k) != before_s.get(k))
+        changes = ", ".join(f"{k}: {before_s.get(k)!r} → {settings.get(k)!r}" for k in diff)
+        raise ValueError(
+            f"{out} was written with other settings ({changes}); "
+            "resuming would mix two runs in one file: choose another --out"
+        )
+    every, chosen, source = _records(cfg, records)
+    if not cfg.is_baseline:
+        load_prices(cfg.prices)  # a bad price table fails before any request
+    writer = PredictionsWriter(out, {r.id for r in every}, retry_errors=cfg.retry_errors)
+    done = writer.done
+    pending = [r for r in chosen if r.id not in done]
+    notes = []
+    if writer.dropped_tail:
+        notes.append("dropped an incomplete last line (an interrupted write); that record runs again")
+    if writer.dropped_errors:
+        notes.append(f"--retry-errors: {writer.dropped_errors} line(s) whose request had failed run again")
+    prompt = None if cfg.is_baseline else settings["prompt_version"]
+    meta: dict[str, Any] = dict(old or {})
+    meta.update(
+        format=META_FORMAT,
+        plugineval_version=__version__,
+        model=cfg.model,
+        mode=settings["mode"],
+        prompt_version=prompt,
+        settings=settings,
+        request=None
+        if cfg.is_baseline
+        else {
+            "endpoint": _public_url(cfg.base_url or os.environ.get("OPENAI_BASE_URL")),
+            "temperature": cfg.temperature,
+            "tool_choice": settings["tool_choice"],
+            "parallel_tool_calls": settings["parallel_tool_calls"],
+            "max_tokens": cfg.max_tokens,
+            "concurrency": cfg.concurrency,
+            "rate_limit_rps": cfg.rate_limit,
+            "timeout_s": cfg.timeout_s,
+            "max_retries": cfg.max_retries,
+            "retry_rounds": cfg.retry_rounds,
+        },
+        records={
+            "source": source,
+            "split": cfg.split,
+            "revision": cfg.revision,
+            "dataset_versions": sorted({r.version for r in every}),
+            "n_split": len(every),
+            "limit": cfg.limit,
+            "n_selected": len(chosen),
+        },
+        status="running",
+        updated=_now(),
+    )
+    if cfg.is_baseline:
+        meta["baseline"] = baseline_info(cfg.model)
+        if cfg.model == "baseline:router":
+            meta["notes"] = [ROUTER_CAVEAT]
+    meta.setdefault("created", meta["updated"])
+    runs = list(meta.get("runs", []))
+    this_run: dict[str, Any] = {"started": meta["updated"], "pending": len(pending)}
+    meta["runs"] = [*runs, this_run]
+    write_meta(out, meta)
+    tick, close = _progress(cfg, len(pending))
+    before = len(writer.lines)
+    message: str | None = None
+    try:
+        if cfg.is_baseline:
+            predict = make_baseline(cfg.model)
+            for rec in pending:
+                t0 = time.perf_counter()
+                body = predict(rec)
+                line = {"id": rec.id, **body, "model": cfg.model}
+                line["latency_ms"] = round((time.perf_counter() - t0) * 1000, 3)
+                line["cost_usd"] = 0.0  # offline: no API spend
+                writer.append(line)
+                tick(line)
+        elif pending:
+            run = _EndpointRun(cfg, writer, tick)
+            asyncio.run(run.run(pending))
+            message = run.abort
+            this_run["retries"] = run.retries
+    finally:
+        close()
+        writer.finalize()
+        remaining = sum(1 for r in chosen if r.id not in writer.lines)
+        this_run.update(finished=_now(), written=len(writer.lines) - before)
+        meta.update(
+            status="complete" if remaining == 0 else "incomplete",
+            updated=_now(),
+            totals=writer.totals(),
+        )
+        if message:
+            this_run["stopped"] = message
+        write_meta(out, meta)
+    return RunSummary(
+        out=out,
+        meta=meta,
+        written=len(writer.lines) - before,
+        skipped=len(chosen) - len(pending),
+        remaining=remaining,
+        status=meta["status"],
+        message=message,
+        notes=notes,
+    )
