@@ -56,6 +56,7 @@ class BuildStats:
     seconds: float = 0.0
     proposals: int = 0
     mcp_calls: int = 0
+    llm_calls: dict[str, int] = field(default_factory=dict)
 
 
 RANK = {"easy": 0, "medium": 1, "hard": 2}
@@ -91,15 +92,23 @@ class Builder:
         retriever = TemplateRetriever(self.catalog, self.grammars)
         domains = sorted({self.catalog.domain_of_plugin(p) for p in self.grammars})
         dbs = {d: Store.open([d], cfg.store_seed).readonly_connection() for d in domains}
+        llm = None
+        if cfg.roles:
+            from .llm_roles import RoleClient
+
+            llm = RoleClient(cfg.roles, self.work / "llm-cache.sqlite")
         try:
             async with ToolExecutor(self.catalog, cfg.store_seed) as ex:
-                gens = make_generators(list(cfg.stage1.generators), self.catalog, self.router, retriever)
-                stage1 = StageOne(cfg.stage1, self.catalog, ex, gens)
-                ctx = Context(cfg, self.catalog, self.grammars, stage1, self.router, retriever, dbs)
+                gens = make_generators(list(cfg.stage1.generators), self.catalog, self.router, retriever, llm)
+                stage1 = StageOne(cfg.stage1, self.catalog, ex, gens, llm)
+                ctx = Context(cfg, self.catalog, self.grammars, stage1, self.router, retriever, dbs, llm)
                 for split in SPLIT_ORDER:
                     if split in cfg.splits:
                         await self._split(ctx, split, journal)
         finally:
+            if llm is not None:
+                self.stats.llm_calls = dict(llm.calls)
+                await llm.aclose()
             journal.close()
             for db in dbs.values():
                 db.close()

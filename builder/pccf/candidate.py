@@ -47,6 +47,7 @@ class Context:
     router: ReferenceRouter
     retriever: TemplateRetriever
     dbs: dict[str, Any]
+    llm: Any = None  # RoleClient when some roles are served by an LLM
 
 
 def _trace_summary(v: Verification) -> list[dict[str, Any]]:
@@ -95,6 +96,10 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
     )
     if cand is None:
         return {"status": "rejected", "reason": "slots_unfillable", "pattern": pattern.id}
+    if ctx.llm is not None and ctx.llm.has("synthesizer"):
+        cand = await _llm_query(ctx, cand, plugin, scenario)
+        if cand is None:
+            return {"status": "rejected", "reason": "synthesizer_dropped_values", "pattern": pattern.id}
     v = await ctx.stage1.verify(cand, plugin, scenario, db)
     base = {"pattern": pattern.id, "rounds": v.rounds}
     if not v.accepted:
@@ -141,7 +146,7 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
             **info,
         }
     # negatives: behavioural difficulty from the frozen router over K fixed-seed runs
-    rec, p = _negative(ctx, cand, plugin_id, scenario, tools, split, v)
+    rec, p = await _negative(ctx, cand, plugin_id, scenario, tools, split, v)
     observed = difficulty_of_pk(p)
     strengthened = None
     if cfg.stage2.strengthen and DIFF_RANK[observed] < DIFF_RANK[target]:
@@ -152,10 +157,15 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
             strong = Candidate(
                 **{**cand.__dict__, "query": conn + cand.query, "masked": conn + cand.masked, "lure": lure}
             )
+            if ctx.llm is not None and ctx.llm.has("strengthener"):
+                rewritten = await _llm_strengthen(ctx, cand, plugin, scenario, lures, attempt)
+                if rewritten is None:
+                    continue
+                strong = rewritten
             v2 = await ctx.stage1.verify(strong, plugin, scenario, db)
             if not v2.accepted:
                 continue
-            rec2, p2 = _negative(ctx, strong, plugin_id, scenario, tools, split, v2)
+            rec2, p2 = await _negative(ctx, strong, plugin_id, scenario, tools, split, v2)
             if p2 < p:
                 strengthened = {"lure": lure, "attempt": attempt + 1, "p_K_before": p, "p_K_after": p2}
                 rec, p, cand, observed = rec2, p2, strong, difficulty_of_pk(p2)
@@ -238,7 +248,7 @@ def _record(
     )
 
 
-def _negative(
+async def _negative(
     ctx: Context,
     cand: Candidate,
     plugin_id: str,
@@ -252,15 +262,83 @@ def _negative(
     offered = [ctx.catalog.tool(t).openai_function() for t in tools]
     targets = set(ctx.catalog.plugin(plugin_id).tool_names)
     glob = scenario.kind == "neg_A"
-    p = ctx.router.p_k(
-        cand.query, offered, (lambda t: t is None) if glob else (lambda t: t not in targets), k, key=rid
-    )
+
+    def correct(t: str | None) -> bool:
+        return t is None if glob else t not in targets
+
+    if ctx.llm is not None and ctx.llm.has("router"):
+        p = await _llm_p_k(ctx, cand, offered, correct, k)
+        router = ctx.llm.roles["router"].describe() + f", K={k}, seeds 0..{k - 1}, temperature 0.7"
+    else:
+        p = ctx.router.p_k(cand.query, offered, correct, k, key=rid)
+        router = ctx.router.version
     basis = {"type": "behavioral", "p_K": p, "K": k}
     rec = _record(ctx, cand, plugin_id, scenario, tools, split, v, difficulty_of_pk(p), basis)
-    rec = Record.model_validate(
-        {**rec.model_dump(), "verification": {**rec.verification, "router": ctx.router.version}}
-    )
+    rec = Record.model_validate({**rec.model_dump(), "verification": {**rec.verification, "router": router}})
     return rec, p
+
+
+async def _llm_query(ctx: Context, cand: Candidate, plugin: Any, scenario: Any) -> Candidate | None:
+    """The LLM synthesizer writes the query around the sampled slot surfaces; every surface must
+    survive (else the intended call would not match the text)."""
+    from .llm_roles import QueryOut, RoleError
+
+    data = {
+        "plugin": {"name": plugin.name, "description": plugin.description},
+        "tools": [t.openai_function() for t in plugin.tools],
+        "scenario": {"description": scenario.description, "example": scenario.example},
+        "slots": {k: {"surface": s} for k, s in sorted(cand.surfaces.items())},
+        "exemplar": cand.query,
+    }
+    try:
+        out = await ctx.llm.ask("synthesizer", data, QueryOut)
+    except RoleError:
+        return None
+    q = out.query.strip()
+    if not all(s in q for s in cand.surfaces.values()):
+        return None
+    masked = q
+    for k, s in sorted(cand.surfaces.items(), key=lambda kv: -len(kv[1])):
+        masked = masked.replace(s, f"<{k}>")
+    return Candidate(**{**cand.__dict__, "query": q, "masked": masked})
+
+
+async def _llm_strengthen(
+    ctx: Context, cand: Candidate, plugin: Any, scenario: Any, lures: list[str], attempt: int
+) -> Candidate | None:
+    from .llm_roles import QueryOut, RoleError
+
+    data = {
+        "query": cand.query,
+        "kind": scenario.kind,
+        "target_plugin": {"name": plugin.name, "description": plugin.description},
+        "vocabulary": lures,
+        "attempt": attempt + 1,
+    }
+    try:
+        out = await ctx.llm.ask("strengthener", data, QueryOut)
+    except RoleError:
+        return None
+    q = out.query.strip()
+    return Candidate(**{**cand.__dict__, "query": q, "masked": q, "lure": "llm"})
+
+
+async def _llm_p_k(
+    ctx: Context, cand: Candidate, offered: list[dict[str, Any]], correct: Any, k: int
+) -> float:
+    """The LLM router over K runs with fixed seeds 0..K-1 and a fixed temperature (0.7)."""
+    from .llm_roles import RoleError, RouteOut
+
+    data = {"query": cand.query, "reference_time": cand.reference_time, "tools": offered}
+    ok = 0
+    for j in range(k):
+        try:
+            out = await ctx.llm.ask("router", data, RouteOut, seed=j, temperature=0.7)
+            tool = out.tool if out.tool in {t["function"]["name"] for t in offered} else None
+        except RoleError:
+            tool = "__router_failed__"  # a failed run counts as a wrong decision, never as a right one
+        ok += bool(correct(tool)) and tool != "__router_failed__"
+    return ok / k
 
 
 def fingerprint(cfg: BuildConfig, catalog: Catalog, grammars: dict[str, PluginGrammar]) -> str:

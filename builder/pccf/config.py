@@ -11,6 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from plugineval.schema import SchemaError
 from plugineval.schema._base import describe_validation_error
 
+from .llm_roles import ROLES, RoleConfig
+
 DEFAULT_CONFIG = Path(__file__).resolve().parents[2] / "configs" / "default.toml"
 Generator = Literal["slot_parser", "template_retriever", "intended", "llm"]
 
@@ -74,6 +76,9 @@ class SplitBudget(_Strict):
 
 
 class BuildConfig(_Strict):
+    """``[roles.<role>]`` tables point a PCCF role at an OpenAI-compatible endpoint; a role without
+    one runs its offline implementation (the build report says which served each role)."""
+
     version: str = Field(pattern=r"^\d+\.\d+\.\d+$")
     seed: int
     store_seed: int = 20260318
@@ -82,6 +87,16 @@ class BuildConfig(_Strict):
     router: RouterCfg = RouterCfg()
     records: Records = Records()
     splits: dict[Literal["train", "validation", "test"], SplitBudget]
+    roles: dict[str, RoleConfig] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _llm_generator_needs_endpoint(self) -> BuildConfig:
+        unknown = sorted(set(self.roles) - set(ROLES))
+        if unknown:
+            raise ValueError(f"unknown roles {unknown}; roles are {', '.join(ROLES)}")
+        if "llm" in self.stage1.generators and "generator" not in self.roles:
+            raise ValueError("stage1.generators lists 'llm' but [roles.generator] is not configured")
+        return self
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> BuildConfig:

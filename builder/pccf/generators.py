@@ -63,7 +63,7 @@ class Task:
 class Generator(Protocol):
     name: str
 
-    def propose(self, task: Task, round_: int) -> Proposal: ...
+    async def propose(self, task: Task, round_: int) -> Proposal: ...
 
 
 class SlotParserGenerator:
@@ -73,7 +73,7 @@ class SlotParserGenerator:
         self.catalog = catalog
         self.router = router
 
-    def propose(self, task: Task, round_: int) -> Proposal:
+    async def propose(self, task: Task, round_: int) -> Proposal:
         tools = [t.openai_function() for t in task.plugin.tools]
         ranked = sorted(self.router.scores(task.query, tools).items(), key=lambda kv: (-kv[1], kv[0]))
         best_missing: list[str] | None = None
@@ -97,7 +97,7 @@ class TemplateRetrieverGenerator:
     def __init__(self, retriever: TemplateRetriever) -> None:
         self.retriever = retriever
 
-    def propose(self, task: Task, round_: int) -> Proposal:
+    async def propose(self, task: Task, round_: int) -> Proposal:
         hit = self.retriever.fill(task.plugin.id, task.query, task.ref, task.db, variant=round_)
         if hit is None:
             return Proposal(self.name, None, [], "no_request")
@@ -121,7 +121,7 @@ class IntendedGenerator:
 
     name = "intended"
 
-    def propose(self, task: Task, round_: int) -> Proposal:
+    async def propose(self, task: Task, round_: int) -> Proposal:
         if not task.intended:
             return Proposal(self.name, None, [], "no_request")
         return Proposal(self.name, list(task.intended))
@@ -141,7 +141,9 @@ def make_generators(
         elif n == "llm":
             if llm is None:
                 raise ValueError("generator 'llm' needs an endpoint: configure [roles.generator] or drop it")
-            out.append(llm)
+            from .llm_roles import LLMGenerator
+
+            out.append(LLMGenerator(llm))
         else:
             raise ValueError(f"unknown generator {n!r}")
     return out

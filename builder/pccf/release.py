@@ -189,7 +189,9 @@ def card_metadata(
             if split not in sel:
                 continue
             path: str | list[str] = (
-                [g.format(split=split) for g in glob] if isinstance(glob, list) else str(glob).format(split=split)
+                [g.format(split=split) for g in glob]
+                if isinstance(glob, list)
+                else str(glob).format(split=split)
             )
             if isinstance(path, list):  # keep only globs that match a file
                 path = [p for p in path if any(_match(p, f[0]) for f in sel[split])]

@@ -15,6 +15,7 @@ from plugineval.schema import Record
 from .build import BuildStats, SplitState
 from .config import BuildConfig
 from .coverage import grams
+from .llm_roles import describe_roles
 
 ROLES_OFFLINE = {
     "synthesizer": "offline: Chinese grammars per scenario (builder/grammars), slots filled from the tools' store",
@@ -71,10 +72,13 @@ def build_report(
         "version": cfg.version,
         "seed": cfg.seed,
         "ablation": ablation,
-        "roles": {
-            **ROLES_OFFLINE,
-            "reference_router": f"offline: frozen {router.version}, K={cfg.router.k} fixed-seed runs",
-        },
+        "roles": describe_roles(
+            cfg.roles,
+            {
+                **ROLES_OFFLINE,
+                "reference_router": f"offline: frozen {router.version}, K={cfg.router.k} fixed-seed runs",
+            },
+        ),
         "parameters": {
             "M": len(cfg.stage1.generators),
             "generators": list(cfg.stage1.generators),

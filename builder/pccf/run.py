@@ -68,6 +68,7 @@ def run_build(
         "seconds": round(time.perf_counter() - t0, 2),
         "build_seconds": round(b.stats.seconds, 2),
         "journal_hits": b.stats.journal_hits,
+        "llm_calls": b.stats.llm_calls,
         "candidates_per_s": round(b.stats.candidates / b.stats.seconds, 1) if b.stats.seconds else None,
         "proposals_per_s": round(b.stats.proposals / b.stats.seconds, 1) if b.stats.seconds else None,
         "mcp_calls_per_s": round(b.stats.mcp_calls / b.stats.seconds, 1) if b.stats.seconds else None,

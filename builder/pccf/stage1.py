@@ -49,8 +49,14 @@ class Verification:
 
 class StageOne:
     def __init__(
-        self, cfg: Stage1, catalog: Catalog, executor: ToolExecutor, generators: list[Generator]
+        self,
+        cfg: Stage1,
+        catalog: Catalog,
+        executor: ToolExecutor,
+        generators: list[Generator],
+        llm: Any = None,
     ) -> None:
+        self.llm = llm  # a RoleClient: LLM argument / result evaluators when configured
         self.cfg = cfg
         self.catalog = catalog
         self.ex = executor
@@ -95,10 +101,16 @@ class StageOne:
         self.proposals += 1
         if p.abstains:
             e["abstain"] = p.abstain_reason
+            if p.abstain_reason and p.abstain_reason.startswith("error"):
+                e["error"] = p.abstain_reason  # the generator itself failed (time-out, bad answer)
+                return e
             if p.abstain_reason == "missing_information":
                 justified, missing = self.args.abstention(
                     task.query, task.reference_time, task.plugin, p.missing
                 )
+                if self.llm is not None and self.llm.has("argument_evaluator"):
+                    j = await self._llm_args(task, None, p)
+                    justified, missing = bool(j is not None and j.justified), missing or p.missing
                 e["justified"], e["missing"] = justified, missing
                 if justified:
                     e["eligible"], e["score"] = True, self.cfg.abstention_score
@@ -117,6 +129,18 @@ class StageOne:
         if self.cfg.content_validation:
             a = self.args.assess(task.query, task.reference_time, task.plugin, calls)
             s_out, note = self.results.assess(calls, outcomes)
+            if self.llm is not None and self.llm.has("argument_evaluator"):
+                j = await self._llm_args(task, calls, p)
+                if j is None:
+                    e["error"] = "argument evaluator failed"
+                    return e
+                a.score = j.score
+            if self.llm is not None and self.llm.has("result_evaluator"):
+                r = await self._llm_result(task, calls, outcomes)
+                if r is None:
+                    e["error"] = "result evaluator failed"
+                    return e
+                s_out = r
             e["S_arg"], e["S_out"], e["grounding"], e["steps"] = (
                 round(a.score, 4),
                 round(s_out, 4),
@@ -133,11 +157,41 @@ class StageOne:
         e["eligible"], e["score"] = True, round(score, 4)
         return e
 
+    async def _llm_args(self, task: Task, calls: list[Call] | None, p: Proposal) -> Any:
+        from .llm_roles import ArgOut, RoleError
+
+        data = {
+            "query": task.query,
+            "reference_time": task.reference_time,
+            "tools": [t.openai_function() for t in task.plugin.tools],
+            "calls": None if calls is None else [c.model_dump() for c in calls],
+            "abstention": None if calls is not None else {"reason": p.abstain_reason, "missing": p.missing},
+        }
+        try:
+            return await self.llm.ask("argument_evaluator", data, ArgOut)
+        except RoleError:
+            return None
+
+    async def _llm_result(self, task: Task, calls: list[Call], outcomes: list[Any]) -> float | None:
+        from .llm_roles import ResultOut, RoleError
+
+        data = {
+            "query": task.query,
+            "reference_time": task.reference_time,
+            "calls": [c.model_dump() for c in calls],
+            "outputs": [o.result for o in outcomes],
+        }
+        try:
+            out = await self.llm.ask("result_evaluator", data, ResultOut)
+        except RoleError:
+            return None
+        return float(out.score)
+
     async def annotate(self, task: Task) -> Verification:
         """Rounds of proposals; the best eligible one is accepted at tau (never 'intended' alone)."""
         trace: list[dict[str, Any]] = []
         for r in range(self.cfg.max_rounds):
-            props = [g.propose(task, r) for g in self.generators]
+            props = [await g.propose(task, r) for g in self.generators]
             entries = [await self._assess(p, task) for p in props]
             trace.append({"round": r + 1, "proposals": entries})
             order = {g.name: i for i, g in enumerate(self.generators)}

@@ -29,6 +29,7 @@ class Candidate:
     masked: str
     slots: dict[str, Any] = field(default_factory=dict)
     lure: str | None = None
+    surfaces: dict[str, str] = field(default_factory=dict)
 
     def slot_key(self) -> tuple[Any, ...]:
         return (self.plugin, self.scenario, *sorted((k, str(v)) for k, v in self.slots.items()))
@@ -74,6 +75,7 @@ def instantiate(
             return None
         ctx.chosen[name] = v
     vals = ctx.chosen
+    used_in_text = {m.group("name") for m in SLOT_RE.finditer(pattern.text)}
     choice = [rng.randrange(len(g)) for g in alternatives(pattern.text)]
     text = expand(pattern.text, choice)
     query = SLOT_RE.sub(lambda m: vals[m.group("name")].surface, text).strip()
@@ -93,4 +95,5 @@ def instantiate(
         declared_steps=sorted(steps),
         masked=masked,
         slots={k: v.value for k, v in vals.items()},
+        surfaces={k: v.surface for k, v in vals.items() if k in used_in_text},
     )
