@@ -9,7 +9,6 @@ from typing import Any
 
 import anyio
 import pytest
-from fake_openai import FakeOpenAI
 
 from plugineval.baselines.router import ReferenceRouter
 from plugineval.builder.pccf.config import BuildConfig, Stage1
@@ -23,6 +22,8 @@ from plugineval.builder.tools.server import ToolExecutor
 from plugineval.builder.tools.store import Store
 from plugineval.catalog import load_catalog
 from plugineval.schema import Call
+
+from fake_openai import FakeOpenAI
 
 CAT = load_catalog()
 REF = "2026-03-18T09:30:00+08:00"
@@ -186,7 +187,7 @@ def test_unknown_role_and_llm_generator_without_endpoint_are_config_errors() -> 
     base = BuildConfig.load(Path(__file__).parent / "data" / "mini.toml").model_dump()
     with pytest.raises(ValueError, match="unknown roles"):
         BuildConfig.model_validate({**base, "roles": {"oracle": {"base_url": "http://x", "model": "m"}}})
-    with pytest.raises(ValueError, match="roles.generator"):
+    with pytest.raises(ValueError, match=r"roles\.generator"):
         BuildConfig.model_validate(
             {**base, "stage1": {**base["stage1"], "generators": ["llm", "slot_parser"]}}
         )
