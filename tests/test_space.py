@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -150,3 +151,354 @@ def test_leaderboard_search_filters_sort_and_columns() -> None:
     cols = table.leaderboard([a, b], w, columns=["Recall", "Status"]).columns
     assert list(cols) == ["Model", "Recall", "Status"]
     assert df.loc[0, "Recall 95% CI"].startswith("[")
+
+
+# --- the running app ---------------------------------------------------------------------------------
+
+PRESET = "original (0.40/0.40/0.20)"
+EASY = "easy-weighted (0.60/0.30/0.10)"
+CUSTOM = "custom (sliders)"
+ALLCOLS = list(table.COLUMN_NAMES)
+UPLOAD_LIMIT_MB = 0.05  # the server under test refuses uploads above ~52 KB
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def mini_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("space") / "mini"
+    cmd = [
+        sys.executable,
+        "-m",
+        "plugineval.cli",
+        "build",
+        "--config",
+        str(MINI),
+        "--out",
+        str(out),
+        "--plugins",
+        "rail_tickets",
+        "--quiet",
+    ]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
+    assert res.returncode == 0, res.stderr
+    return out
+
+
+@pytest.fixture(scope="session")
+def records(mini_release: Path) -> list:  # type: ignore[type-arg]
+    from plugineval.sources import load_records
+
+    return load_records(mini_release, "test")
+
+
+@pytest.fixture(scope="session")
+def server(mini_release: Path, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """`plugineval space` in a background process on a free port, with its own SQLite file."""
+    import os
+    import time
+    import urllib.request
+
+    db = tmp_path_factory.mktemp("space-db") / "lb.sqlite"
+    port = _free_port()
+    env = dict(os.environ, GRADIO_ANALYTICS_ENABLED="False", HF_HUB_OFFLINE="1")
+    cmd = [
+        sys.executable,
+        "-m",
+        "plugineval.cli",
+        "space",
+        "--records",
+        str(mini_release),
+        "--port",
+        str(port),
+        "--db",
+        str(db),
+        "--judge",
+        "rules",
+        "--max-upload-mb",
+        str(UPLOAD_LIMIT_MB),
+    ]
+    log = open(db.parent / "server.log", "w+")  # noqa: SIM115
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            log.seek(0)
+            pytest.fail(f"the Space exited with {proc.returncode}:\n{log.read()}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        proc.kill()
+        pytest.fail("the Space did not answer within 120 s")
+    yield {"url": url, "db": db, "proc": proc}
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def client(server):  # type: ignore[no-untyped-def]
+    from gradio_client import Client
+
+    return Client(server["url"], verbose=False)
+
+
+def _frame(value: dict) -> list[dict]:  # type: ignore[type-arg]
+    return [dict(zip(value["headers"], row, strict=True)) for row in value["data"]]
+
+
+def _lb(
+    client,
+    preset: str = PRESET,
+    w: tuple[float, float, float] = (0.4, 0.4, 0.2),
+    search: str = "",
+    columns: list[str] | None = None,
+    status: list[str] | None = None,
+    types: list[str] | None = None,
+    sort_by: str = "Recall",
+    desc: bool = True,
+):  # type: ignore[no-untyped-def]
+    out = client.predict(
+        search,
+        preset,
+        *w,
+        columns or ALLCOLS,
+        status or ["verified", "self-reported"],
+        types or ["baseline", "submission"],
+        sort_by,
+        desc,
+        api_name="/leaderboard",
+    )
+    return _frame(out[0]), out[1], out[2], out[3]
+
+
+def _gold_lines(records: list, break_one: str | None = None) -> list[str]:  # type: ignore[type-arg]
+    lines = []
+    for r in records:
+        calls = [c.model_dump() for c in r.gold_calls]
+        if r.id == break_one:
+            calls = [{"name": calls[0]["name"], "arguments": {**calls[0]["arguments"], "date": "明天"}}]
+        lines.append(json.dumps({"id": r.id, "calls": calls}, ensure_ascii=False))
+    return lines
+
+
+def _write(tmp_path: Path, name: str, lines: list[str]) -> Path:
+    p = tmp_path / name
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return p
+
+
+def test_leaderboard_is_seeded_with_labelled_baselines(client, server) -> None:  # type: ignore[no-untyped-def]
+    rows, note, p1, p2 = _lb(client, types=["baseline"])
+    models = {r["Model"] for r in rows}
+    assert {"baseline:router", "baseline:always-call", "baseline:never-call"} <= models
+    assert all(r["Type"] == "baseline" and r["Status"] == "verified" for r in rows)
+    never = next(r for r in rows if r["Model"] == "baseline:never-call")
+    assert never["Recall"] == 0 and never["Miss"] == 100 and never["Over"] == 0
+    assert never["Dataset"] == "0.0.1" and never["Judge mode"] == "rules"
+    assert p1["type"] == "matplotlib" and p2["plot"].startswith("data:image")
+    assert "3 of 3 rows shown" in note or "rows shown" in note
+
+
+def test_mixture_change_recomputes_rows_from_stored_verdicts(client, server) -> None:  # type: ignore[no-untyped-def]
+    stored = {e.model: e for e in SqliteBoard(server["db"]).entries()}
+    for preset, w, weights in [
+        (PRESET, (0, 0, 0), M.MIXTURES["original"]),
+        (EASY, (0, 0, 0), M.MIXTURES["easy_weighted"]),
+        (CUSTOM, (1, 0, 0), (1.0, 0.0, 0.0)),
+        (CUSTOM, (0, 0.25, 0.75), (0.0, 0.25, 0.75)),
+    ]:
+        rows, note, _, _ = _lb(client, preset, w)
+        assert f"{weights[0]:.2f} / {weights[1]:.2f} / {weights[2]:.2f}" in note
+        for r in rows:
+            want = M.mixture(list(stored[r["Model"]].verdicts.values()), weights)
+            assert r["Recall"] == (None if want["recall"] is None else round(100 * want["recall"], 2)), (
+                preset,
+                r["Model"],
+            )
+            assert r["Accuracy"] == round(100 * want["accuracy"], 2)
+    always = [r for r in _lb(client, CUSTOM, (1, 0, 0))[0] if r["Model"] == "baseline:always-call"]
+    always_hard = [r for r in _lb(client, CUSTOM, (0, 0, 1))[0] if r["Model"] == "baseline:always-call"]
+    assert (
+        always[0]["Recall"] == always[0]["Recall easy"]
+        and always_hard[0]["Recall"] == always_hard[0]["Recall hard"]
+    )
+    _, note, _, _ = _lb(client, CUSTOM, (0, 0, 0))
+    assert "not all zero" in note
+
+
+def test_leaderboard_search_columns_filters_and_sort(client) -> None:  # type: ignore[no-untyped-def]
+    rows, *_ = _lb(client, search="never", columns=["Recall", "Status"])
+    assert [r["Model"] for r in rows] == ["baseline:never-call"] and set(rows[0]) == {
+        "Model",
+        "Recall",
+        "Status",
+    }
+    rows, *_ = _lb(client, sort_by="Recall", desc=True)
+    recalls = [r["Recall"] for r in rows if r["Recall"] is not None]
+    assert recalls == sorted(recalls, reverse=True)
+    rows, *_ = _lb(client, status=["self-reported"], types=["baseline"])
+    assert rows == []
+
+
+def test_browser_filters_and_record_view(client, records) -> None:  # type: ignore[no-untyped-def]
+    ch = client.predict("test", api_name="/browse_choices")
+    kinds = ch[2]["choices"] if isinstance(ch[2], dict) and "choices" in ch[2] else None
+    if kinds is not None:
+        assert {k[0] if isinstance(k, list | tuple) else k for k in kinds} >= {"positive", "(all)"}
+    table_, summary = client.predict(
+        "test", "(all)", "(all)", "positive", "hard", "(all)", "", api_name="/browse"
+    )
+    rows = _frame(table_)
+    want = [r for r in records if r.kind == "positive" and r.difficulty == "hard"]
+    assert sorted(r["id"] for r in rows) == sorted(r.id for r in want) and want
+    assert f"**{len(want)}** of {len(records)}" in summary
+    target = records[0]
+    rows = _frame(
+        client.predict(
+            "test", "(all)", "(all)", "(all)", "(all)", "(all)", target.query[:8], api_name="/browse"
+        )[0]
+    )
+    assert target.id in [r["id"] for r in rows]
+    rows = _frame(
+        client.predict(
+            "test",
+            "travel",
+            "rail_tickets",
+            "(all)",
+            "(all)",
+            target.primary_scenario,
+            "",
+            api_name="/browse",
+        )[0]
+    )
+    assert rows and all(r["scenario"] == target.primary_scenario for r in rows)
+    assert (
+        _frame(
+            client.predict("test", "nowhere", "(all)", "(all)", "(all)", "(all)", "", api_name="/browse")[0]
+        )
+        == []
+    )
+    pos = next(r for r in records if r.kind == "positive")
+    md = client.predict(pos.id, api_name="/record")
+    assert pos.query in md and pos.reference_time in md and pos.gold_calls[0].name in md
+    assert "Verification evidence" in md and f"?id={pos.id}" in md and "S_arg" in md
+    neg = next(r for r in records if r.kind == "neg_C")
+    md = client.predict(neg.id, api_name="/record")
+    assert "beyond its capability" in md and neg.verification["evidence"]["code"] in md
+    assert "No record with id" in client.predict("pe-does-not-exist", api_name="/record")
+
+
+def test_live_judge_scores_a_valid_upload(client, records, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from gradio_client import handle_file
+
+    broken = next(r for r in records if r.kind == "positive" and "date" in r.gold_calls[0].arguments)
+    path = _write(tmp_path, "preds.jsonl", _gold_lines(records, break_one=broken.id))
+    status, metrics_md, p1, p2, tab, report_path = client.predict(
+        handle_file(str(path)), False, api_name="/judge"
+    )
+    assert status.startswith("✅") and "Recall" in metrics_md and p1["type"] == "matplotlib"
+    rows = _frame(tab)
+    assert len(rows) == len(records)
+    bad = next(r for r in rows if r["id"] == broken.id)
+    assert bad["outcome"] == "FN" and bad["subtype"] == "temporal" and "date: relative_time" in bad["reasons"]
+    report = json.loads(Path(report_path).read_text(encoding="utf-8"))
+    assert set(report["per_record"]) == {r.id for r in records}
+    npos = sum(r.kind == "positive" for r in records)
+    assert report["metrics"]["recall"] == pytest.approx((npos - 1) / npos)
+    fails = _frame(client.predict(handle_file(str(path)), True, api_name="/judge")[4])
+    assert [r["id"] for r in fails] == [broken.id]
+
+
+def test_live_judge_reports_bad_uploads_with_line_numbers(client, records, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from gradio_client import handle_file
+
+    good = _gold_lines(records)
+    lines = [
+        good[0],
+        "{not json",
+        json.dumps({"id": "pe-unknown", "calls": []}),
+        good[0],
+        json.dumps({"id": records[1].id, "calls": "x"}),
+    ]
+    status, metrics_md, _, _, tab, report = client.predict(
+        handle_file(str(_write(tmp_path, "bad.jsonl", lines))), False, api_name="/judge"
+    )
+    assert status.startswith("❌") and "nothing was scored" in status
+    assert "| 2 | not valid JSON" in status and "| 3 | unknown id 'pe-unknown'" in status
+    assert "| 4 | duplicate id" in status and "| 5 | 'calls' must be a list" in status
+    assert metrics_md == "" and report is None and _frame(tab) == []
+    big = _write(
+        tmp_path, "big.jsonl", [json.dumps({"id": r.id, "calls": [], "content": "x" * 4000}) for r in records]
+    )
+    status = client.predict(handle_file(str(big)), False, api_name="/judge")[0]
+    assert "the limit is" in status and "MiB" in status
+    empty = _write(tmp_path, "empty.jsonl", [""])
+    assert "empty" in client.predict(handle_file(str(empty)), False, api_name="/judge")[0]
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes(b'{"id": "\xff"}\n')
+    assert "not UTF-8" in client.predict(handle_file(str(latin)), False, api_name="/judge")[0]
+
+
+def test_submission_is_stored_once(client, server, records, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from gradio_client import handle_file
+
+    path = handle_file(str(_write(tmp_path, "gold.jsonl", _gold_lines(records))))
+    before = SqliteBoard(server["db"]).count()
+    msg = client.predict(path, "gold-oracle", "Test Org", "https://example.org/model", api_name="/submit")
+    assert msg.startswith("✅ Submitted **gold-oracle**") and "Recall 100.00%" in msg
+    again = client.predict(path, "gold-oracle", "Test Org", "https://example.org/model", api_name="/submit")
+    assert "Already on the leaderboard" in again
+    assert SqliteBoard(server["db"]).count() == before + 1
+    rows, *_ = _lb(client, search="gold-oracle")
+    assert (
+        rows[0]["Status"] == "self-reported"
+        and rows[0]["Type"] == "submission"
+        and rows[0]["Recall"] == 100.0
+    )
+    assert rows[0]["Organisation"] == "Test Org"
+    assert "name" in client.predict(path, "  ", "", "", api_name="/submit")
+    assert "https://" in client.predict(path, "x", "", "ftp://nope", api_name="/submit")
+    bad = handle_file(str(_write(tmp_path, "bad.jsonl", ["{oops"])))
+    assert "| 1 | not valid JSON" in client.predict(bad, "broken-model", "", "", api_name="/submit")
+    assert SqliteBoard(server["db"]).count() == before + 1
+    md, fig = client.predict("baseline:never-call", "gold-oracle", api_name="/compare")
+    assert (
+        f"over {len(records)} paired records" in md
+        and "Recall: +100.00 pp" in md
+        and fig["type"] == "matplotlib"
+    )
+
+
+def test_fifty_concurrent_submissions_make_fifty_rows(client, server, records, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from gradio_client import handle_file
+
+    path = handle_file(str(_write(tmp_path, "gold.jsonl", _gold_lines(records))))
+    before = {e.content_hash for e in SqliteBoard(server["db"]).entries()}
+    jobs = [
+        client.submit(path, f"concurrent-{i:02d}", "Load Test", "", api_name="/submit") for i in range(50)
+    ]
+    msgs = [j.result(timeout=120) for j in jobs]
+    assert all(m.startswith("✅ Submitted") for m in msgs), [
+        m for m in msgs if not m.startswith("✅ Submitted")
+    ][:3]
+    after = SqliteBoard(server["db"]).entries()
+    new = [e for e in after if e.content_hash not in before]
+    assert sorted(e.model for e in new) == [f"concurrent-{i:02d}" for i in range(50)]
+    assert len({e.content_hash for e in after}) == len(after)
+    rows, *_ = _lb(client, search="concurrent-")
+    assert len(rows) == 50

@@ -1,0 +1,184 @@
+"""The live judge: validate an uploaded predictions JSONL, score it, and optionally submit it."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from plugineval.schema import Prediction, Record
+
+from .seed import entry_from_report
+from .store import Board, content_hash
+
+PER_RECORD_COLUMNS = ["id", "outcome", "category", "subtype", "kind", "difficulty", "plugin", "reasons"]
+MAX_NAME = 100
+
+
+def max_upload_bytes() -> int:
+    return int(float(os.environ.get("PLUGINEVAL_SPACE_MAX_UPLOAD_MB", "32")) * 2**20)
+
+
+class UploadError(ValueError):
+    """The upload cannot be scored; the message says why (line-numbered for file problems)."""
+
+
+@dataclass
+class Judged:
+    report: Any  # plugineval.report.Report
+    predictions: dict[str, Prediction]
+    data: bytes
+    report_path: Path
+    warnings: list[str] = field(default_factory=list)
+
+
+def read_upload(path: str | Path | None, limit: int | None = None) -> bytes:
+    if not path:
+        raise UploadError("No file uploaded: choose a predictions JSONL file (one line per record id).")
+    p = Path(path)
+    limit = max_upload_bytes() if limit is None else limit
+    size = p.stat().st_size
+    if size > limit:
+        raise UploadError(
+            f"The upload is {size / 2**20:.1f} MiB; the limit is {limit / 2**20:.0f} MiB. "
+            "Score large files locally with `plugineval evaluate` instead."
+        )
+    data = p.read_bytes()
+    if not data.strip():
+        raise UploadError("The uploaded file is empty: expected one JSON line per record id.")
+    return data
+
+
+def _cell(s: str) -> str:
+    return s.replace("|", "\\|").replace("\n", " ")
+
+
+def parse_upload(data: bytes, records: Sequence[Record], name: str = "upload") -> dict[str, Prediction]:
+    from plugineval.predictions import PredictionFileError, parse_predictions
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise UploadError(f"The file is not UTF-8 text ({e.reason} at byte {e.start}).") from None
+    try:
+        return parse_predictions(text.splitlines(), name, {r.id for r in records})
+    except PredictionFileError as e:
+        n = len(e.errors)
+        rows = "\n".join(f"| {ln or ''} | {_cell(msg)} |" for ln, msg in e.errors)
+        raise UploadError(
+            f"**{str(e).splitlines()[0]}.** Fix these lines and upload again.\n\n"
+            f"| line | problem |\n|---|---|\n{rows}" + ("\n\n(first 50 shown)" if n >= 50 else "")
+        ) from None
+
+
+def judge_upload(path: str | Path | None, records: Sequence[Record], judge: str = "hybrid") -> Judged:
+    from plugineval.scoring import evaluate
+
+    data = read_upload(path)
+    name = Path(str(path)).name
+    preds = parse_upload(data, records, name)
+    if not preds:
+        raise UploadError(f"{name}: no prediction lines found.")
+    report = evaluate(preds, list(records), judge=judge)  # type: ignore[arg-type]
+    out = Path(tempfile.mkdtemp(prefix="plugineval-report-")) / "report.json"
+    report.save(out)
+    warnings = []
+    missing = report.meta.get("missing_predictions", 0)
+    if missing:
+        warnings.append(
+            f"{missing} of {len(records)} records have no prediction line: they score as invalid_output."
+        )
+    return Judged(report, preds, data, out, warnings)
+
+
+def metrics_markdown(j: Judged) -> str:
+    r = j.report
+    md: str = r.to_markdown()
+    head = f"**Scored {len(j.predictions)} predictions against {r.metrics['n']} records.**"
+    return "\n\n".join([head, *(f"⚠️ {w}" for w in j.warnings), md])
+
+
+def _reasons(e: dict[str, Any]) -> str:
+    parts = []
+    for a in e.get("arguments", []):
+        if a.get("ok"):
+            continue
+        s = f"{a.get('arg')}: {a.get('reason')}"
+        if "pred" in a:
+            s += f" (pred {json.dumps(a['pred'], ensure_ascii=False)}"
+            s += f", gold {json.dumps(a['gold'], ensure_ascii=False)})" if "gold" in a else ")"
+        parts.append(s)
+    for k in ("unmatched_gold", "unmatched_pred"):
+        if e.get(k):
+            parts.append(f"{k}: {', '.join(map(str, e[k]))}")
+    if e.get("invalid_reason"):
+        parts.append(str(e["invalid_reason"]))
+    return "; ".join(parts)
+
+
+def per_record_table(per_record: dict[str, dict[str, Any]], failures_only: bool = False) -> Any:
+    import pandas as pd
+
+    rows = []
+    for rid, e in per_record.items():
+        if failures_only and e["outcome"] in ("TP", "TN"):
+            continue
+        rows.append(
+            [
+                rid,
+                e["outcome"],
+                e.get("category") or "",
+                e.get("subtype") or "",
+                e["kind"],
+                e["difficulty"],
+                e.get("target_plugin", ""),
+                _reasons(e),
+            ]
+        )
+    return pd.DataFrame(rows, columns=PER_RECORD_COLUMNS)
+
+
+def submit(
+    path: str | Path | None,
+    model: str,
+    organisation: str,
+    link: str,
+    records: Sequence[Record],
+    board: Board,
+    judge: str = "hybrid",
+) -> str:
+    """Score and store a submission; idempotent by the predictions' bytes and the model name."""
+    model = (model or "").strip()
+    if not model:
+        raise UploadError("Give the model a name to submit it to the leaderboard.")
+    if len(model) > MAX_NAME or len((organisation or "").strip()) > MAX_NAME:
+        raise UploadError(f"Model and organisation names are limited to {MAX_NAME} characters.")
+    link = (link or "").strip()
+    if link and not link.startswith(("https://", "http://")):
+        raise UploadError(f"The link must start with https:// (got {link[:60]!r}).")
+    data = read_upload(path)
+    digest = content_hash(data, model)
+    if board.has(digest):
+        return f"Already on the leaderboard: these predictions were submitted as **{model}** before (nothing changed)."
+    j = judge_upload(path, records, judge)
+    entry = entry_from_report(
+        j.report,
+        model,
+        (organisation or "").strip(),
+        link,
+        digest,
+        kind="submission",
+        status="self-reported",
+        preds=j.predictions.values(),
+    )
+    if not board.add(entry):
+        return f"Already on the leaderboard: these predictions were submitted as **{model}** before (nothing changed)."
+    rec = j.report.recall
+    return (
+        f"Submitted **{model}** ({entry.organisation or 'no organisation'}): Recall "
+        f"{'—' if rec is None else f'{100 * rec:.2f}%'}, stored in {board.description}."
+    )

@@ -1,0 +1,105 @@
+"""Matplotlib figures (Agg backend; ASCII labels so that no CJK font is needed)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from plugineval import metrics as M
+
+ERRORS = [
+    ("miss_recall", "miss"),
+    ("temporal", "param: temporal"),
+    ("missing_argument", "param: missing"),
+    ("incorrect_value", "param: value"),
+    ("spurious_call", "spurious"),
+    ("invalid_output_pos", "invalid (pos)"),
+    ("over_recall", "over recall (neg)"),
+]
+COLORS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c"]
+
+
+def _figure(width: float, height: float) -> tuple[Any, Any]:
+    """A figure outside pyplot (no global state: safe from concurrent requests)."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), dpi=90, layout="constrained")
+    return fig, fig.subplots()
+
+
+def _ascii(s: str, n: int = 28) -> str:
+    a = s.encode("ascii", "replace").decode("ascii")
+    return a if len(a) <= n else a[: n - 1] + "~"
+
+
+def recall_by_difficulty(named: Sequence[tuple[str, Sequence[dict[str, Any]]]]) -> Any:
+    """Grouped bars: recall on easy / medium / hard for each model."""
+    fig, ax = _figure(8, 3.6)
+    n = max(len(named), 1)
+    width = 0.8 / n
+    for i, (name, entries) in enumerate(named):
+        by = M.breakdown(list(entries), "difficulty")
+        vals = [100 * (by.get(d, {}).get("recall") or 0.0) for d in M.DIFFS]
+        xs = [k + (i - (n - 1) / 2) * width for k in range(3)]
+        ax.bar(xs, vals, width, label=_ascii(name), color=COLORS[i % len(COLORS)])
+    ax.set_xticks(range(3), [d for d in M.DIFFS])
+    ax.set_ylabel("Recall (%)")
+    ax.set_ylim(0, 105)
+    ax.set_title("Recall per difficulty")
+    if named:
+        ax.legend(fontsize=7, ncols=min(n, 3), loc="upper right")
+    return fig
+
+
+def error_profile(named: Sequence[tuple[str, Sequence[dict[str, Any]]]]) -> Any:
+    """Horizontal stacked bars: each failure category as a share of its denominator."""
+    fig, ax = _figure(8, 1.9 + 0.5 * max(len(named), 1))
+    names = [_ascii(n) for n, _ in named]
+    left = [0.0] * len(named)
+    for j, (key, label) in enumerate(ERRORS):
+        vals = []
+        for _, entries in named:
+            r = M.summarize(entries)["rates"].get(key)
+            vals.append(100 * (r or 0.0))
+        ax.barh(names, vals, left=left, label=label, color=COLORS[j % len(COLORS)])
+        left = [a + b for a, b in zip(left, vals, strict=True)]
+    ax.invert_yaxis()
+    ax.set_xlabel("% of positives (over recall: % of negatives)")
+    ax.set_title("Error profile")
+    fig.legend(fontsize=7, ncols=4, loc="outside lower center")
+    return fig
+
+
+def side_by_side(name_a: str, a: Sequence[dict[str, Any]], name_b: str, b: Sequence[dict[str, Any]]) -> Any:
+    """Two models on the same axes: overall, per difficulty and per kind (recall on positives,
+    share decided correctly on negatives)."""
+    groups: list[tuple[str, Any]] = [("all", None)] + [(d, ("difficulty", d)) for d in M.DIFFS]
+    kinds = sorted({e["kind"] for e in [*a, *b]})
+    groups += [(k, ("kind", k)) for k in kinds]
+
+    def score(entries: Sequence[dict[str, Any]], sel: Any) -> float:
+        es = [e for e in entries if sel is None or e[sel[0]] == sel[1]]
+        s = M.summarize(es)
+        if (sel is not None and sel[0] == "kind" and sel[1] != "positive") or sel is None:
+            v = s["accuracy"]
+        else:
+            v = s["recall"]
+        return 100 * (v or 0.0)
+
+    fig, ax = _figure(8, 3.6)
+    xs = range(len(groups))
+    ax.bar(
+        [x - 0.2 for x in xs], [score(a, g) for _, g in groups], 0.4, label=_ascii(name_a), color=COLORS[0]
+    )
+    ax.bar(
+        [x + 0.2 for x in xs], [score(b, g) for _, g in groups], 0.4, label=_ascii(name_b), color=COLORS[1]
+    )
+    ax.set_xticks(
+        list(xs), [("accuracy" if g is None else lbl) for lbl, g in groups], rotation=20, fontsize=8
+    )
+    ax.set_ylim(0, 105)
+    ax.set_ylabel("%")
+    ax.set_title("Side by side (accuracy overall and on negatives; recall on positives / difficulties)")
+    ax.title.set_fontsize(9)
+    ax.legend(fontsize=8)
+    return fig
