@@ -100,7 +100,7 @@ class Builder:
         try:
             async with ToolExecutor(self.catalog, cfg.store_seed) as ex:
                 gens = make_generators(list(cfg.stage1.generators), self.catalog, self.router, retriever, llm)
-                stage1 = StageOne(cfg.stage1, self.catalog, ex, gens, llm)
+                stage1 = StageOne(cfg.stage1, self.catalog, ex, gens, llm, retriever)
                 ctx = Context(cfg, self.catalog, self.grammars, stage1, self.router, retriever, dbs, llm)
                 for split in SPLIT_ORDER:
                     if split in cfg.splits:

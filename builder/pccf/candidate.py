@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from plugineval.baselines.router import ReferenceRouter
@@ -343,6 +344,17 @@ async def _llm_p_k(
 
 def fingerprint(cfg: BuildConfig, catalog: Catalog, grammars: dict[str, PluginGrammar]) -> str:
     h = hashlib.sha256(cfg.model_dump_json().encode())
+    # the code that decides a candidate's result: a journal from other code is never replayed
+    root = Path(__file__).resolve().parents[2]
+    for folder in (
+        "builder/pccf",
+        "builder/synth",
+        "builder/tools",
+        "loaders/plugineval/baselines",
+        "loaders/plugineval/normalize",
+    ):
+        for f in sorted((root / folder).rglob("*.py")):
+            h.update(f.read_bytes())
     for p in catalog.plugins:
         h.update(p.model_dump_json().encode())
     for pid in sorted(grammars):

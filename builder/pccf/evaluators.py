@@ -10,6 +10,7 @@ of the requested entities and dates.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +41,14 @@ class ArgAssessment:
         }
 
 
+def _mention_strings(t: Any) -> set[str]:
+    """What a time mention can ground; a year-less date ("8月31日") also its past occurrence."""
+    out = _time_strings(t.value)
+    if "year_inference" in t.steps:
+        out |= {f"{int(s[:4]) - 1}{s[4:]}" for s in list(out) if s[:4].isdigit()}
+    return out
+
+
 def _time_strings(v: Any) -> set[str]:
     out: set[str] = set()
     s, e = v.start, v.end
@@ -48,12 +57,44 @@ def _time_strings(v: Any) -> set[str]:
             continue
         iso = x.isoformat()
         out.add(iso[:10])
+        if v.kind == "month":
+            out.add(iso[:7])
+        if v.kind == "year":
+            out.add(iso[:4])
         if len(iso) > 10 and "T" in iso:
             out.add(iso)
             out.add(iso[11:16])
         elif ":" in iso:
             out.add(iso[:5])
     return out
+
+
+_HEIGHT = re.compile(r"([12])米([0-9一二三四五六七八九])([0-9一二三四五六七八九])?")
+_CN_DIGIT = {c: i for i, c in enumerate("零一二三四五六七八九")}
+_FACTORS: dict[str, tuple[float, ...]] = {
+    "%": (100.0,),
+    "利率": (100.0,),
+    "百分": (100.0,),
+    "厘米": (100.0, 0.01),
+    "cm": (100.0, 0.01),
+    "公斤": (0.5, 1.0),
+    "千克": (0.5, 1.0),
+    "kg": (0.5, 1.0),
+    "克": (1000.0, 500.0),
+    "月": (12.0, 1 / 12),
+}
+
+
+def _converted(query: str, v: float, desc: str, nums: list[Any]) -> bool:
+    """Is ``v`` a number of the query after a unit conversion the argument's description implies?"""
+    if ("厘米" in desc or "cm" in desc) and (m := _HEIGHT.search(query)):
+        d = [_CN_DIGIT.get(x, int(x) if x and x.isdigit() else 0) if x else 0 for x in m.groups()]
+        if abs(d[0] * 100 + d[1] * 10 + d[2] - v) < 1e-6:
+            return True
+    for unit, factors in _FACTORS.items():
+        if unit in desc and any(abs(n[0] * f - v) < 1e-6 for n in nums for f in factors):
+            return True
+    return False
 
 
 class ArgumentEvaluator:
@@ -70,10 +111,24 @@ class ArgumentEvaluator:
             for v in c.arguments.values():
                 for x in v if isinstance(v, list) else [v]:
                     if isinstance(x, str):
-                        values |= {x, x[:10], canonical_place(x) or x}
-        used = sum(1 for t in times if _time_strings(t.value) & values)
+                        values |= {x, x[:10], x[:7], canonical_place(x) or x}
+                    elif isinstance(x, int) and not isinstance(x, bool):
+                        values.add(str(x))
+        used = sum(1 for t in times if _mention_strings(t) & values)
         used += sum(1 for p in places if p.name in values)
-        return used, len(times) + len(places)
+        nums = [
+            n for n in numbers_outside(query, [(t.start, t.end) for t in times]) if not (n[2] - n[1] >= 9)
+        ]
+        numeric = {
+            float(x)
+            for c in calls
+            for x in c.arguments.values()
+            if isinstance(x, int | float) and not isinstance(x, bool)
+        }
+        used += sum(
+            1 for n in nums if any(abs(n[0] - x) < 1e-9 or abs(n[0] * 100 - x) < 1e-9 for x in numeric)
+        )
+        return used, len(times) + len(places) + len(nums)
 
     def ground(self, query: str, reference_time: str, call: Call) -> tuple[dict[str, str | None], set[str]]:
         tool = self.catalog.tool(call.name)
@@ -100,7 +155,7 @@ class ArgumentEvaluator:
                 ):
                     h = "alias"
                 elif isinstance(v, str) and ((ann and ann.time_valued) or sch.get("format")):
-                    hit = next((t for t in times if v in _time_strings(t.value)), None)
+                    hit = next((t for t in times if v in _mention_strings(t)), None)
                     if hit is not None:
                         h = "time"
                         steps.update(hit.steps)
@@ -116,26 +171,49 @@ class ArgumentEvaluator:
                         h = "number"
                         if hit_n[3]:
                             steps.add(hit_n[3])
+                    elif any(tm.value.kind == "year" and str(tm.value.start)[:4] == str(v) for tm in times):
+                        h = "time"
+                    else:  # a conversion the description implies: 1米6 -> 160 (cm), 90斤 -> 45 (kg), 8万 …
+                        conv = _converted(query, float(v), str(sch.get("description", "")), nums)
+                        if conv:
+                            h = "number"
+                            steps.add("unit_conversion")
                 hows.append(h)
             how = None if any(h is None for h in hows) else ",".join(sorted({h for h in hows if h}))
             out[arg] = how
         return out, steps
 
-    def assess(self, query: str, reference_time: str, plugin: Plugin, calls: list[Call]) -> ArgAssessment:
+    def assess(
+        self,
+        query: str,
+        reference_time: str,
+        plugin: Plugin,
+        calls: list[Call],
+        lexicon: set[tuple[str, str, str]] | None = None,
+    ) -> ArgAssessment:
+        """``lexicon``: (tool, arg, value) that the plugin's exemplars align to spans of this query
+        ("还没发货" -> status=pending_shipment): surface forms the rules do not know."""
         if any(c.name not in plugin.tool_names for c in calls):
             return ArgAssessment(0.0, note="a call to a tool outside the target plugin")
         grounded: dict[str, str | None] = {}
         steps: set[str] = set()
         for i, c in enumerate(calls):
             g, s = self.ground(query, reference_time, c)
+            for k, v in g.items():
+                if (
+                    v is None
+                    and lexicon
+                    and (c.name, k, json.dumps(c.arguments[k], ensure_ascii=False)) in lexicon
+                ):
+                    g[k] = "exemplar"
             grounded |= {f"{i}.{k}": v for k, v in g.items()}
             steps |= s
         if not grounded:
             return ArgAssessment(1.0, grounded, steps)
         score = sum(v is not None for v in grounded.values()) / len(grounded)
         used, total = self.mentions_used(query, reference_time, calls)
-        if total:
-            score = 0.5 * score + 0.5 * used / total
+        if total:  # leaving part of the request out costs; context mentions cost little
+            score = 0.75 * score + 0.25 * used / total
         if len(calls) > 1 and len({json.dumps(c.model_dump(), sort_keys=True) for c in calls}) < len(calls):
             score *= 0.5  # duplicated calls are not independent requests
         return ArgAssessment(score, grounded, steps)

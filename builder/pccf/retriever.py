@@ -96,6 +96,9 @@ def _literal_len(p: Pattern) -> int:
     return len(SLOT_RE.sub("", ALT_RE.sub("", p.text)))
 
 
+_YEARLESS = re.compile(r"[0-9零一二两三四五六七八九十]+月[0-9零一二两三四五六七八九十]+[日号]?")
+
+
 class TemplateRetriever:
     def __init__(self, catalog: Catalog, grammars: dict[str, PluginGrammar]) -> None:
         self.catalog = catalog
@@ -132,7 +135,9 @@ class TemplateRetriever:
                 out.append((cp, spans))
         return out
 
-    def parse_slot(self, spec: SlotSpec, surface: str, ref: datetime, db: sqlite3.Connection | None) -> Any:
+    def parse_slot(
+        self, spec: SlotSpec, surface: str, ref: datetime, db: sqlite3.Connection | None, past: bool = False
+    ) -> Any:
         s = surface.strip()
         t = spec.type
         if t in ("city", "foreign_city"):
@@ -141,7 +146,12 @@ class TemplateRetriever:
         if t == "date":
             v = parse_absolute(s, ref.tzinfo) if ref.tzinfo else None  # type: ignore[arg-type]
             v = v or resolve(s, ref)
-            return str(v.start)[:10] if v is not None and v.kind in ("date", "datetime") else None
+            if v is None or v.kind not in ("date", "datetime"):
+                return None
+            day = str(v.start)[:10]
+            if past and _YEARLESS.fullmatch(s) and day > ref.date().isoformat():
+                day = f"{int(day[:4]) - 1}{day[4:]}"  # refinement: the past occurrence
+            return day
         if t == "time":
             v = parse_absolute(s, ref.tzinfo) if ref.tzinfo else None  # type: ignore[arg-type]
             v = v or resolve(s, ref)
@@ -170,18 +180,20 @@ class TemplateRetriever:
     def fill(
         self, plugin: str, query: str, ref: datetime, db: sqlite3.Connection | None, variant: int = 0
     ) -> tuple[CompiledPattern, dict[str, Any]] | None:
-        """The ``variant``-th exemplar whose slots all parse, with the parsed slot values."""
+        """An exemplar whose slots all parse, with the parsed slot values. Refinement rounds move on:
+        variant 1 reads year-less dates as their past occurrence, variant 2 takes the next exemplar."""
         g = self.grammars[plugin]
+        past, want = variant % 2 == 1, variant // 2
         k = 0
         for cp, spans in self.matches(plugin, query):
             values: dict[str, Any] = {}
             for slot, surface in spans.items():
-                v = self.parse_slot(g.slots[slot], surface, ref, db)
+                v = self.parse_slot(g.slots[slot], surface, ref, db, past)
                 if v is None:
                     break
                 values[slot] = v
             else:
-                if k == variant:
+                if k == want:
                     return cp, values
                 k += 1
         return None

@@ -3,6 +3,7 @@ evidence of negatives."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,7 +56,9 @@ class StageOne:
         executor: ToolExecutor,
         generators: list[Generator],
         llm: Any = None,
+        retriever: Any = None,
     ) -> None:
+        self.retriever = retriever  # its exemplar alignments serve the argument evaluator as a lexicon
         self.llm = llm  # a RoleClient: LLM argument / result evaluators when configured
         self.cfg = cfg
         self.catalog = catalog
@@ -127,7 +130,7 @@ class StageOne:
             e["execution_errors"] = [f"{o.error_code}: {o.error_message}" for o in outcomes if not o.ok]
             return e
         if self.cfg.content_validation:
-            a = self.args.assess(task.query, task.reference_time, task.plugin, calls)
+            a = self.args.assess(task.query, task.reference_time, task.plugin, calls, self._lexicon(task))
             s_out, note = self.results.assess(calls, outcomes)
             if self.llm is not None and self.llm.has("argument_evaluator"):
                 j = await self._llm_args(task, calls, p)
@@ -156,6 +159,28 @@ class StageOne:
             score = 1.0
         e["eligible"], e["score"] = True, round(score, 4)
         return e
+
+    def _lexicon(self, task: Task) -> set[tuple[str, str, str]]:
+        """(tool, arg, value) the plugin's exemplars align to this query's spans (both readings)."""
+        if self.retriever is None:
+            return set()
+        cached = getattr(task, "_lexicon", None)
+        if cached is not None:
+            return cached  # type: ignore[no-any-return]
+        from .retriever import fill_args
+
+        out: set[tuple[str, str, str]] = set()
+        for variant in (0, 1):
+            hit = self.retriever.fill(task.plugin.id, task.query, task.ref, task.db, variant=variant)
+            if hit is None:
+                continue
+            cp, values = hit
+            for c in cp.pattern.calls:
+                for k, v in fill_args(c.args, values).items():
+                    if v not in (None, ""):
+                        out.add((c.tool, k, json.dumps(v, ensure_ascii=False)))
+        task._lexicon = out  # type: ignore[attr-defined]
+        return out
 
     async def _llm_args(self, task: Task, calls: list[Call] | None, p: Proposal) -> Any:
         from .llm_roles import ArgOut, RoleError
@@ -193,11 +218,17 @@ class StageOne:
         for r in range(self.cfg.max_rounds):
             props = [await g.propose(task, r) for g in self.generators]
             entries = [await self._assess(p, task) for p in props]
+            _refute_abstentions(entries, task, self.catalog)
             trace.append({"round": r + 1, "proposals": entries})
             order = {g.name: i for i, g in enumerate(self.generators)}
             ranked = sorted(
                 (e for e in entries if e["eligible"]),
-                key=lambda e: (-e["score"], e["generator"] not in TEXT_ONLY, order[e["generator"]]),
+                key=lambda e: (
+                    -e["score"],
+                    -sum(1 for g in (e.get("grounding") or {}).values() if g),  # the fuller grounded request
+                    e["generator"] not in TEXT_ONLY,
+                    order[e["generator"]],
+                ),
             )
             for best in ranked:
                 if best["score"] < self.cfg.tau:
@@ -329,3 +360,24 @@ class StageOne:
             trace=v.trace,
             rounds=v.rounds,
         )
+
+
+def _refute_abstentions(entries: list[dict[str, Any]], task: Task, catalog: Catalog) -> None:
+    """A 'missing information' abstention is not justified when another proposal executed and
+    grounds every required argument of its calls in the query: the information was there."""
+    grounded_by = None
+    for e in entries:
+        if not e["eligible"] or "calls" not in e or e.get("S_arg") is None:
+            continue
+        calls = e["calls"]
+        required = {f"{i}.{a}" for i, c in enumerate(calls) for a in catalog.tool(c["name"]).required}
+        g = e.get("grounding") or {}
+        if required and all(g.get(k) for k in required):
+            grounded_by = e["generator"]
+            break
+    if grounded_by is None:
+        return
+    for e in entries:
+        if e.get("abstain") == "missing_information" and e["eligible"]:
+            e["eligible"], e["score"] = False, 0.0
+            e["refuted_by"] = grounded_by

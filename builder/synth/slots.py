@@ -166,7 +166,12 @@ class SlotContext:
         if t == "sql":
             if self.db is None or spec.sql is None:
                 return None
-            params = {k: v.value for k, v in self.chosen.items()}
+            params = {
+                **{k: v.value for k, v in self.chosen.items()},
+                "ref_date": self.ref.date().isoformat(),
+                "ref_datetime": self.ref.isoformat(),
+                "ref_year": self.ref.year,
+            }
             rows = [r[0] for r in self.db.execute(spec.sql, params).fetchall() if r[0] not in taken]
             if not rows:
                 return None

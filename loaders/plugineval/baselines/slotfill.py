@@ -31,6 +31,9 @@ _PHONE = re.compile(r"(?<!\d)1[3-9]\d{9}(?!\d)")
 _FROM_MARK = re.compile(r"(从|由|自)$")
 _TO_MARK = re.compile(r"(到|去|飞|往|至|→|->|回|抵达)$")
 _AFTER_FROM = re.compile(r"^(出发|发车|始发|走|动身)")
+_MEASURES = set(
+    "张个位人晚间天次份件台辆元块斤克米里时分岁月年折层号瓶盒包袋杯碗道本首部集场座站楼室间单笔期"
+)
 _CONJ = re.compile(r"[和跟、与及]|以及|还有|分别")
 
 
@@ -120,10 +123,11 @@ class SlotFiller:
         steps: set[str] = set()
         self._fill_times(args, steps, times, variant)
         self._fill_places(args, steps, query, places, variant)
+        used: set[int] = set()  # number spans already given to an argument
         for arg, sch in self.props.items():
             if arg in args:
                 continue
-            v = self._fill_other(arg, sch, query, nums, steps, variant)
+            v = self._fill_other(arg, sch, query, nums, steps, variant, spans, used, times)
             if v is not None:
                 args[arg] = v
         missing = [r for r in self.required if r not in args]
@@ -152,6 +156,8 @@ class SlotFiller:
                 end_s = str(end)[:10]
                 dates += [(str(t.value.start)[:10], t), (end_s, t)]
                 continue
+            if d and variant >= 1 and "year_inference" in t.steps:
+                d = _previous_year_if_future(d, t)  # refinement: "8月31日" may be the one past
             if d:
                 dates.append((d, t))
             if c:
@@ -159,9 +165,8 @@ class SlotFiller:
             if dt:
                 stamps.append((dt, t))
         if len(date_args) == 1 and dates:
-            k = variant % len(dates)
-            args[date_args[0]] = dates[k][0]
-            steps.update(dates[k][1].steps)
+            args[date_args[0]] = dates[0][0]
+            steps.update(dates[0][1].steps)
         elif len(date_args) >= 2:
             for a, (v, t) in zip(date_args, dates, strict=False):
                 args[a] = v
@@ -184,7 +189,7 @@ class SlotFiller:
         ]
         dest = [p for p in places if _TO_MARK.search(query[: p.start])]
         order = list(places)
-        if variant % 2 == 1 and len(order) >= 2:
+        if variant == 2 and len(order) >= 2:
             order[0], order[1] = order[1], order[0]
         used: set[int] = set()
         for a, role in place_args:
@@ -200,9 +205,29 @@ class SlotFiller:
                 steps.add(pick.step)
 
     def _fill_other(
-        self, arg: str, sch: dict[str, Any], query: str, nums: list[Any], steps: set[str], variant: int
+        self,
+        arg: str,
+        sch: dict[str, Any],
+        query: str,
+        nums: list[Any],
+        steps: set[str],
+        variant: int,
+        time_spans: list[tuple[int, int]],
+        used: set[int],
+        times: tuple[TimeMention, ...],
     ) -> Any:
         t = sch.get("type")
+        d = str(sch.get("description", ""))
+        if t == "integer" and ("年" in d or "year" in arg):  # a year given as a time mention: 2023年
+            for tm in times:
+                if tm.value.kind == "year" and tm.value.start is not None:
+                    steps.update(tm.steps)
+                    return int(str(tm.value.start)[:4])
+        if t == "string" and re.search(r"YYYY-MM(?!-)", d):  # a month: 2025年8月, 上个月
+            for tm in times:
+                if tm.value.kind == "month" and tm.value.start is not None:
+                    steps.update(tm.steps)
+                    return str(tm.value.start)[:7]
         pairs = self.aliases.get(arg) or []
         if pairs:
             nq = normalize_text(query)
@@ -211,14 +236,15 @@ class SlotFiller:
                     return [canon] if t == "array" else canon
             return None
         if t in ("integer", "number"):
-            return self._number(arg, sch, query, nums, steps, variant)
+            return self._number(arg, sch, query, nums, steps, variant, used)
         if t != "string" or "format" in sch:
             return None
         if "pattern" in sch:
             rx = re.compile(str(sch["pattern"]).lstrip("^").rstrip("$"))
-            m = rx.search(query)
-            return m.group(0) if m else None
-        d = str(sch.get("description", ""))
+            for m in rx.finditer(query):  # not inside a date ("2025年" is no card number)
+                if not any(m.start() < e and m.end() > s for s, e in time_spans):
+                    return m.group(0)
+            return None
         if any(w in d for w in _PERSON_WORDS):
             m = _PERSON.search(query)
             return m.group(1) if m else None
@@ -228,24 +254,47 @@ class SlotFiller:
         return None
 
     def _number(
-        self, arg: str, sch: dict[str, Any], query: str, nums: list[Any], steps: set[str], variant: int
+        self,
+        arg: str,
+        sch: dict[str, Any],
+        query: str,
+        nums: list[Any],
+        steps: set[str],
+        variant: int,
+        used: set[int],
     ) -> Any:
         desc = str(sch.get("description", "")) + arg
         lo, hi = sch.get("minimum"), sch.get("maximum")
-        best: tuple[int, float, str] | None = None
-        for v, _a, b, step in nums:
-            if (lo is not None and v < lo) or (hi is not None and v > hi):
+        best: tuple[int, float, str, int] | None = None
+        for v, a, b, step in nums:
+            if a in used or (lo is not None and v < lo) or (hi is not None and v > hi):
+                continue
+            if b - a >= 9 and query[a:b].isdigit():  # a phone number or an id, not a quantity
                 continue
             unit = query[b : b + 2]
-            score = sum(2 for ch in unit[:1] if ch in desc) + sum(1 for ch in unit[1:] if ch in desc)
+            # a measure word right after the number that the argument's description also uses
+            score = 2 if unit[:1] in _MEASURES and unit[:1] in desc else 0
+            score += 1 if unit[:2] in desc and len(unit) == 2 else 0
             if best is None or score > best[0]:
-                best = (score, v, step)
+                best = (score, v, step, a)
         if best is None or (best[0] == 0 and arg not in self.required):
             return None
+        used.add(best[3])
         if best[2]:
             steps.add(best[2])
         v = best[1]
         return int(v) if sch.get("type") == "integer" and float(v).is_integer() else v
+
+
+def _previous_year_if_future(d: str, t: TimeMention) -> str:
+    """The same month and day one year earlier (a year-less date read as the past occurrence)."""
+    from datetime import date
+
+    day = date.fromisoformat(d)
+    try:
+        return day.replace(year=day.year - 1).isoformat()
+    except ValueError:  # 29 February
+        return d
 
 
 def parse_loose_number(s: str) -> float | None:
