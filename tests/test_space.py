@@ -502,3 +502,109 @@ def test_fifty_concurrent_submissions_make_fifty_rows(client, server, records, t
     assert len({e.content_hash for e in after}) == len(after)
     rows, *_ = _lb(client, search="concurrent-")
     assert len(rows) == 50
+
+
+# --- the page in a real headless Chromium ----------------------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = ROOT / "artifacts" / "space"
+
+
+@pytest.fixture(scope="module")
+def page(server):  # type: ignore[no-untyped-def]
+    if not CHROMIUM.exists():
+        pytest.fail("/usr/bin/chromium is missing: run scripts/ci-browser-deps")
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        pg = browser.new_page(viewport={"width": 1400, "height": 1000})
+        pg.set_default_timeout(30_000)
+        yield pg
+        browser.close()
+
+
+def _shot(pg, name: str) -> None:  # type: ignore[no-untyped-def]
+    pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def test_page_leaderboard_and_tabs(page, server) -> None:  # type: ignore[no-untyped-def]
+    page.goto(server["url"])
+    table_ = page.locator("#leaderboard-table")
+    table_.locator("[role=gridcell]").filter(has_text="baseline:never-call").first.wait_for()
+    assert "baseline:router" in table_.inner_text()
+    _shot(page, "leaderboard")
+    page.locator("#lb-search textarea, #lb-search input").first.fill("never")
+    page.locator("#lb-search textarea, #lb-search input").first.press("Enter")
+    page.wait_for_function(
+        "() => !document.querySelector('#leaderboard-table').innerText.includes('baseline:router')"
+    )
+    assert "baseline:never-call" in table_.inner_text()
+    page.get_by_label("easy-weighted (0.60/0.30/0.10)").check()
+    page.get_by_text("0.60 / 0.30 / 0.10").first.wait_for()
+    _shot(page, "leaderboard-easy-weighted")
+
+
+def test_page_browser_filter_and_permalink(page, server, records) -> None:  # type: ignore[no-untyped-def]
+    page.goto(server["url"])
+    page.get_by_role("tab", name="Dataset browser").click()
+    target = next(r for r in records if r.kind == "positive")
+    page.locator("#browser-table [role=gridcell]").filter(has_text=target.id).first.wait_for()
+    box = page.locator("#br-text textarea, #br-text input").first
+    box.fill(target.id)
+    box.press("Enter")
+    page.get_by_text(f"1 of {len(records)} records match").first.wait_for()
+    other = next(r for r in records if r.id != target.id)
+    assert other.id not in page.locator("#browser-table").inner_text()
+    page.locator("#browser-table [role=gridcell]").filter(has_text=target.id).first.click()
+    page.locator("#record-view").get_by_text(target.reference_time).first.wait_for()
+    assert target.query in page.locator("#record-view").inner_text()
+    _shot(page, "browser-filtered")
+    neg = next(r for r in records if r.kind == "neg_C")
+    page.goto(f"{server['url']}?id={neg.id}")
+    view = page.locator("#record-view")
+    view.get_by_text(neg.query).first.wait_for()
+    assert (
+        "Verification evidence" in view.inner_text()
+        and neg.verification["evidence"]["code"] in view.inner_text()
+    )
+    _shot(page, "permalink")
+
+
+def test_page_live_judge_upload(page, server, records, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    page.goto(server["url"])
+    page.get_by_role("tab", name="Live judge").click()
+    bad = _write(tmp_path, "bad.jsonl", [_gold_lines(records)[0], "{broken"])
+    page.locator("#upload input[type=file]").set_input_files(str(bad))
+    page.locator("#upload").get_by_text("bad.jsonl").first.wait_for()
+    page.locator("#judge-btn").click()
+    status = page.locator("#judge-status")
+    status.get_by_text("nothing was scored").first.wait_for()
+    assert "not valid JSON" in status.inner_text()
+    _shot(page, "judge-invalid")
+    page.locator("#upload button[aria-label='Clear']").first.click()
+    broken = next(r for r in records if r.kind == "positive" and "date" in r.gold_calls[0].arguments)
+    good = _write(tmp_path, "good.jsonl", _gold_lines(records, break_one=broken.id))
+    page.locator("#upload input[type=file]").set_input_files(str(good))
+    page.locator("#upload").get_by_text("good.jsonl").first.wait_for()
+    page.locator("#judge-btn").click()
+    status.get_by_text("Valid predictions file").first.wait_for()
+    assert "Recall" in page.locator("#judge-metrics").inner_text()
+    page.locator("#judge-table [role=gridcell]").filter(has_text=broken.id).first.wait_for()
+    page.locator("#failures-only input").check()
+    page.wait_for_function(
+        "n => document.querySelectorAll('#judge-table [role=row].virtual-row').length === n", arg=1
+    )
+    assert "relative_time" in page.locator("#judge-table").inner_text()
+    _shot(page, "judge-valid")
