@@ -67,10 +67,12 @@ class DomainServer(MCPServer[Any]):
         ]
 
     def reset_state(self) -> None:
-        """Discard what stateful tools wrote: the next call sees a fresh copy of the store."""
+        """Discard what stateful tools wrote: the next call sees a fresh copy of the store.
+
+        The in-memory copy is made once; a stateful tool's writes stay in one open transaction
+        (handlers never commit), and rolling it back restores the pristine copy cheaply."""
         if self._state is not None:
-            self._state.close()
-        self._state = None
+            self._state.rollback()
 
     async def list_tools(self) -> list[MCPTool]:
         return list(self._listing)
@@ -124,6 +126,10 @@ def build_server(
     cat = catalog or load_catalog()
     store = Store.open([domain_id], seed)
     return DomainServer(cat, domain_id, store, default_reference_time)
+
+
+async def _trusted(name: str, result: CallToolResult) -> None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -190,6 +196,10 @@ class ToolExecutor:
             server = DomainServer(self.catalog, domain_id, Store.open([domain_id], self.seed))
             self._servers[domain_id] = server
             c = await self._stack.enter_async_context(Client(server))
+            # Our servers validate every output against its schema with the compiled validator before
+            # sending it (runtime.execute); the client's second, jsonschema-based check of our own
+            # servers' results is the bulk of a call's cost, so the builder's executor trusts them.
+            c.session.validate_tool_result = _trusted  # type: ignore[method-assign]
             self._clients[domain_id] = c
         return c
 

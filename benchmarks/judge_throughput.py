@@ -1,0 +1,161 @@
+"""Judge throughput (rules mode, inputs loaded, no cache warmed by a previous run).
+
+    .venv/bin/python benchmarks/judge_throughput.py [--records DIR] [--repeat 3]
+
+1. BFCL oracle pairs: the per-pair path (map the decoded prediction, judge it) over the 16,074
+   imported pairs, beside BFCL's own checker (40,000-58,000 pairs/s on this kind of machine,
+   ../shared/external/bfcl/oracle/README.md).
+2. PluginEval records: 3,000 test records of a release (multi-call positives included) with
+   predictions perturbed from the gold (exact, format variants, relative dates, wrong values,
+   missing and extra arguments, extra calls, no call): records/s (target >= 10,000).
+3. The CLI end to end on a 3,000-line predictions file (target < 3 s).
+4. The LLM path against a local server adding 200 ms per call, concurrency 32: calls/s against the
+   bound of 160/s (target >= 80%), and a second run that makes 0 calls (the disk cache).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from plugineval.judge import Judge, LLMConfig  # noqa: E402
+from plugineval.schema import Call, Prediction, Record  # noqa: E402
+from plugineval.sources import load_records  # noqa: E402
+
+
+def bfcl(repeat: int) -> None:
+    from plugineval.adapters.bfcl import load_bfcl, prediction_from_bfcl, read_oracle
+
+    d = Path(os.environ.get("PLUGINEVAL_SHARED", ROOT.parent / "shared")) / "external" / "bfcl"
+    records = {r.id: r for r in load_bfcl(d)}
+    pairs = [p for p in read_oracle(d / "oracle" / "verdicts.jsonl") if p.id in records]
+    rates = []
+    for _ in range(repeat):
+        judge = Judge("rules")  # fresh: its compiled-schema caches start empty
+        gc.collect()
+        t0 = time.perf_counter()
+        for p in pairs:
+            r = records[p.id]
+            judge.judge_one(r, prediction_from_bfcl(r, p.prediction))
+        rates.append(len(pairs) / (time.perf_counter() - t0))
+    best, med = max(rates), statistics.median(rates)
+    print(f"BFCL oracle, per-pair path (map + judge), {len(pairs)} pairs, {repeat} cold runs:")
+    print(f"  best {best:,.0f} pairs/s, median {med:,.0f} pairs/s; BFCL's checker 40,000-58,000 pairs/s")
+    print(f"  ratio (median / BFCL): {med / 58000:.2f}-{med / 40000:.2f}")
+
+
+def perturb(r: Record, rng: random.Random) -> dict[str, Any]:
+    """A prediction line derived from the gold: right, slightly off, or wrong in a named way."""
+    if r.kind != "positive":
+        return {"id": r.id, "calls": [] if rng.random() < 0.7 else [{"name": r.target_tools[0], "arguments": {}}]}
+    calls = [c.model_dump() for c in r.gold_calls]
+    how = rng.choice(["exact", "exact", "format", "relative", "wrong", "missing", "extra", "surplus", "none"])
+    c = calls[0]["arguments"]
+    dates = [k for k, v in c.items() if isinstance(v, str) and len(v) == 10 and v[4] == "-"]
+    if how == "format" and dates:
+        y, m, d = c[dates[0]].split("-")
+        c[dates[0]] = f"{y}年{int(m)}月{int(d)}日"
+    elif how == "relative" and dates:
+        c[dates[0]] = "明天"
+    elif how == "wrong" and c:
+        k = rng.choice(sorted(c))
+        c[k] = f"{c[k]}x" if isinstance(c[k], str) else c[k]
+    elif how == "missing" and c:
+        c.pop(rng.choice(sorted(c)))
+    elif how == "extra":
+        c["note"] = "靠窗"
+    elif how == "surplus":
+        calls.append(calls[0])
+    elif how == "none":
+        calls = []
+    return {"id": r.id, "calls": calls}
+
+
+def pluginEval(records_dir: str, n: int) -> tuple[list[Record], Path]:
+    recs = load_records(records_dir, "test")
+    recs = (recs * (n // max(1, len(recs)) + 1))[:n] if len(recs) < n else recs[:n]
+    recs = [r.model_copy(update={"id": f"{r.id}-{i}"}) for i, r in enumerate(recs)] if len({r.id for r in recs}) < len(recs) else recs
+    rng = random.Random(20260318)
+    lines = [perturb(r, rng) for r in recs]
+    preds = {x["id"]: Prediction(id=x["id"], calls=[Call(**c) for c in x["calls"]]) for x in lines}
+    multi = sum(len(r.gold_calls) > 1 for r in recs)
+    judge = Judge("rules")
+    gc.collect()
+    t0 = time.perf_counter()
+    judge.run(recs, preds)
+    dt = time.perf_counter() - t0
+    print(f"PluginEval records: {len(recs)} ({multi} multi-call positives): {len(recs) / dt:,.0f} records/s (target >= 10,000)")
+    tmp = Path(tempfile.mkdtemp())
+    (tmp / "records.jsonl").write_text("\n".join(json.dumps(r.to_row(), ensure_ascii=False) for r in recs), encoding="utf-8")
+    (tmp / "preds.jsonl").write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines), encoding="utf-8")
+    return recs, tmp
+
+
+def cli(tmp: Path) -> None:
+    cmd = [sys.executable, "-m", "plugineval.cli", "evaluate", str(tmp / "preds.jsonl"), "--records", str(tmp / "records.jsonl"), "--judge", "rules", "--out", str(tmp / "r.json")]
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True)
+    print(f"CLI end to end, {sum(1 for _ in open(tmp / 'preds.jsonl'))} lines: {time.perf_counter() - t0:.2f} s (target < 3 s)")
+
+
+def llm_path(n: int = 640) -> None:
+    from fake_openai import FakeOpenAI, judge_data
+
+    def judge(body: dict[str, Any]) -> dict[str, Any]:
+        d = judge_data(body)
+        same = str(d["predicted_value"]).endswith(str(d["accepted_values"][0]))
+        return {"content": json.dumps({"equivalent": same, "matched_value": d["accepted_values"][0] if same else None, "justification": "t"})}
+
+    from judge_fixtures import make_pred, make_record
+
+    recs = [make_record(f"r{i}", gold=[("cuisine", {"city": "成都", "style": f"菜系{i}"})]) for i in range(n // 2)]
+    preds = {r.id: make_pred(r.id, [("cuisine", {"city": "成都", "style": f"四川{r.gold_calls[0].arguments['style']}"})]) for r in recs}
+    with FakeOpenAI(judge, latency_s=0.2) as srv, tempfile.TemporaryDirectory() as tmp:
+        cfg = LLMConfig(base_url=srv.base_url, model="fake", concurrency=32, cache_path=str(Path(tmp) / "c.sqlite"))
+        t0 = time.perf_counter()
+        Judge("hybrid", cfg).run(recs, preds)  # type: ignore[arg-type]
+        dt = time.perf_counter() - t0
+        calls = len(srv.requests)
+        rate = calls / dt
+        print(f"LLM judge, 200 ms per call, concurrency 32: {calls} calls in {dt:.2f} s = {rate:.0f} calls/s = {rate / 160:.0%} of the 160/s bound")
+        before = len(srv.requests)
+        Judge("hybrid", cfg).run(recs, preds)  # type: ignore[arg-type]
+        print(f"  second run: {len(srv.requests) - before} calls (disk cache)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--records", default="dist/plugineval-zh", help="a release folder (for parts 2 and 3)")
+    ap.add_argument("--n", type=int, default=3000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--skip", default="", help="comma-separated parts to skip: bfcl,records,cli,llm")
+    a = ap.parse_args()
+    skip = set(a.skip.split(","))
+    print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores\n")
+    if "bfcl" not in skip:
+        bfcl(a.repeat)
+    if "records" not in skip and Path(a.records).exists():
+        _, tmp = pluginEval(a.records, a.n)
+        if "cli" not in skip:
+            cli(tmp)
+    elif "records" not in skip:
+        print(f"(no release at {a.records}: build one with `plugineval build`, or pass --records)")
+    if "llm" not in skip:
+        llm_path()
+
+
+if __name__ == "__main__":
+    main()
