@@ -87,6 +87,14 @@ def evaluate(
         "judge_prompt": prompt_version() if j.llm is not None else None,
     }
     info = dict(meta or {})
+    if isinstance(predictions, str | Path):
+        from .predict import read_run_meta
+
+        run = read_run_meta(predictions)  # the sidecar `plugineval predict` writes: prompt, settings
+        if run is not None:
+            info["run"] = run
+            if "model" not in info and run.get("model"):
+                info["model"] = run["model"]
     models = sorted({p.model for p in preds.values() if p.model})
     if models and "model" not in info:
         info["model"] = ",".join(models)
