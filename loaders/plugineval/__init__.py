@@ -16,6 +16,7 @@ from ._version import JUDGE_VERSION, SCHEMA_VERSION, SCORER_VERSION, __version__
 
 if TYPE_CHECKING:
     from .catalog import Catalog, load_catalog
+    from .hub import load
     from .judge import Judge, LLMConfig
     from .report import Report
     from .schema import Prediction, Record
@@ -33,6 +34,7 @@ _LAZY = {
     "Catalog": ".catalog",
     "load_catalog": ".catalog",
     "load_records": ".sources",
+    "load": ".hub",
 }
 
 __all__ = [
