@@ -8,6 +8,7 @@ reference time, its weekday and its time zone (the UTC offset of ``reference_tim
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from datetime import datetime
 from pathlib import Path
@@ -22,6 +23,7 @@ NATIVE_PROMPT = "system_v1"
 WEEKDAYS = ("星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日")
 
 
+@functools.lru_cache(maxsize=8)
 def prompt_text(version: str) -> str:
     path = PROMPTS / f"{version}.txt"
     if not path.exists():
@@ -47,9 +49,14 @@ def time_context(reference_time: str) -> dict[str, str]:
     return {"reference_time": reference_time, "weekday": WEEKDAYS[dt.weekday()], "timezone": zone}
 
 
+@functools.lru_cache(maxsize=8)
+def _template(version: str) -> Template:
+    return Template(prompt_text(version))
+
+
 def render(version: str, record: Record, **extra: str) -> str:
     """The prompt file with ``$reference_time``, ``$weekday``, ``$timezone`` (and ``extra``) filled in."""
-    return Template(prompt_text(version)).substitute(**time_context(record.reference_time), **extra)
+    return _template(version).substitute(**time_context(record.reference_time), **extra)
 
 
 def native_request(record: Record, parallel_tool_calls: str) -> dict[str, Any]:

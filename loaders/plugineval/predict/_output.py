@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,7 @@ class PredictionsWriter:
         self.lines: dict[str, dict[str, Any]] = {}
         self.dropped_tail = False
         self.dropped_errors = 0
+        self._lock = threading.Lock()
         self._read_existing(retry_errors)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._f = self.path.open("a", encoding="utf-8")
@@ -148,13 +150,19 @@ class PredictionsWriter:
         return set(self.lines)
 
     def append(self, obj: dict[str, Any]) -> None:
-        parse_line(obj)  # never write a line the reader would refuse
-        if obj["id"] in self.lines:
-            raise ValueError(f"internal error: record {obj['id']!r} written twice")
-        self._f.write(dumps(obj) + "\n")
-        self._f.flush()
-        os.fsync(self._f.fileno())
-        self.lines[obj["id"]] = obj
+        self.append_many([obj])
+
+    def append_many(self, objs: list[dict[str, Any]]) -> None:
+        """Write, flush and fsync each line (thread-safe); it is on disk when this returns."""
+        with self._lock:
+            for obj in objs:
+                parse_line(obj)  # never write a line the reader would refuse
+                if obj["id"] in self.lines:
+                    raise ValueError(f"internal error: record {obj['id']!r} written twice")
+                self._f.write(dumps(obj) + "\n")
+                self._f.flush()
+                os.fsync(self._f.fileno())
+                self.lines[obj["id"]] = obj
 
     def close(self) -> None:
         if not self._f.closed:

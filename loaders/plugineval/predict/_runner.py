@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from .._version import __version__
 from ..schema import Record
@@ -36,6 +35,16 @@ from ._native import NATIVE_PROMPT, native_line, native_request, prompt_sha256
 from ._output import META_FORMAT, TRANSPORT_ERROR, PredictionsWriter, read_meta, write_meta
 from ._prices import cost_usd, load_prices, price_for
 from ._prompted import PROMPTED_PROMPT, prompted_line, prompted_request
+from ._support import (
+    TokenBucket,
+    completion_json,
+    describe,
+    http_response,
+    progress_bar,
+    public_url,
+    retry_after,
+    transport,
+)
 
 BAD_REQUEST_STREAK = 5
 
@@ -98,44 +107,8 @@ class _Stopped(Exception):
     pass
 
 
-class TokenBucket:
-    """At most ``rate`` requests per second on average, bursts up to ``max(1, rate)``."""
-
-    def __init__(self, rate: float) -> None:
-        if rate <= 0:
-            raise ValueError("--rate-limit must be > 0 requests per second")
-        self.rate = rate
-        self.capacity = max(1.0, rate)
-        self.tokens = self.capacity
-        self.stamp = time.monotonic()
-        self._lock = asyncio.Lock()
-
-    async def acquire(self) -> None:
-        async with self._lock:
-            now = time.monotonic()
-            self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-            self.stamp = now
-            if self.tokens < 1:
-                await asyncio.sleep((1 - self.tokens) / self.rate)
-                now = time.monotonic()
-                self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-                self.stamp = now
-            self.tokens -= 1
-
-
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def _public_url(url: str | None) -> str | None:
-    """The endpoint without credentials or query string (it goes into the meta)."""
-    if not url:
-        return url
-    p = urlsplit(url)
-    host = p.hostname or ""
-    if p.port:
-        host += f":{p.port}"
-    return urlunsplit((p.scheme, host, p.path, "", ""))
 
 
 def settings_of(cfg: PredictConfig) -> dict[str, Any]:
@@ -170,23 +143,6 @@ def _api_key(cfg: PredictConfig) -> str:
     return "unused"  # a local endpoint that needs none (the client insists on a key)
 
 
-def _describe(e: BaseException) -> str:
-    status = getattr(e, "status_code", None)
-    msg = str(getattr(e, "message", None) or e).replace("\n", " ")
-    return f"{status} {type(e).__name__}: {msg}"[:400] if status else f"{type(e).__name__}: {msg}"[:400]
-
-
-def _retry_after(e: BaseException) -> float | None:
-    resp = getattr(e, "response", None)
-    if resp is None:
-        return None
-    v = resp.headers.get("retry-after")
-    try:
-        return float(v) if v is not None else None
-    except ValueError:
-        return None
-
-
 class _EndpointRun:
     def __init__(
         self, cfg: PredictConfig, writer: PredictionsWriter, tick: Callable[[dict[str, Any]], None]
@@ -201,6 +157,7 @@ class _EndpointRun:
         self.held: list[dict[str, Any]] = []
         self.bucket = TokenBucket(cfg.rate_limit) if cfg.rate_limit else None
         self.retries = 0
+        self.outq: asyncio.Queue[list[dict[str, Any]] | None] = asyncio.Queue()
 
     def _request(self, rec: Record) -> dict[str, Any]:
         c = self.cfg
@@ -231,32 +188,30 @@ class _EndpointRun:
                 await self.bucket.acquire()
             wait = self.cfg.retry_backoff_s * 2**rnd * (0.75 + 0.5 * random.random())
             try:
-                raw = await client.chat.completions.with_raw_response.create(**kw)
-                self.retries += int(getattr(raw, "retries_taken", 0) or 0)
-                completion = raw.parse()
-                if not getattr(completion, "choices", None):
-                    raise ValueError("the response holds no choices")
-                return self._line(rec, completion, raw.elapsed.total_seconds() * 1000)
+                # the client's documented raw-request path: same retries, auth and errors as
+                # chat.completions.create, without its per-call re-typing of the (large) tool schemas
+                resp = await client.post("/chat/completions", cast_to=http_response(), body=kw)
+                return self._line(rec, completion_json(resp), resp.elapsed.total_seconds() * 1000)
             except (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as e:
-                raise _Fatal(_describe(e)) from None
+                raise _Fatal(describe(e)) from None
             except (openai.RateLimitError, openai.InternalServerError, openai.APIConnectionError) as e:
-                last = _describe(e)
-                ra = _retry_after(e)
+                last = describe(e)
+                ra = retry_after(e)
                 if ra is not None:
                     wait = max(wait, min(ra, self.cfg.retry_after_cap_s))
             except openai.APIStatusError as e:
                 if e.status_code in (408, 409):
-                    last = _describe(e)
+                    last = describe(e)
                 else:  # 400, 413, 422…: this record's request is refused
                     return {
                         "id": rec.id,
                         "calls": [],
-                        "error": f"{TRANSPORT_ERROR}: {_describe(e)}",
+                        "error": f"{TRANSPORT_ERROR}: {describe(e)}",
                         "model": self.cfg.model,
                         "_bad_request": True,
                     }
-            except (openai.APIResponseValidationError, ValueError) as e:
-                last = f"unusable response: {_describe(e)}"
+            except (openai.APIResponseValidationError, ValueError, UnicodeDecodeError) as e:
+                last = f"unusable response: {describe(e)}"
             if rnd < self.cfg.retry_rounds:
                 self.retries += 1
                 await self._sleep(wait)
@@ -264,18 +219,18 @@ class _EndpointRun:
             return {"id": rec.id, "calls": [], "error": f"{TRANSPORT_ERROR}: {last}", "model": self.cfg.model}
         raise _Transient(last)
 
-    def _line(self, rec: Record, completion: Any, latency_ms: float) -> dict[str, Any]:
-        choice = completion.choices[0]
-        msg = choice.message.model_dump(mode="json")
+    def _line(self, rec: Record, completion: dict[str, Any], latency_ms: float) -> dict[str, Any]:
+        choice = completion["choices"][0]
+        msg = choice["message"]
         body = native_line(msg) if self.cfg.mode == "native" else prompted_line(msg)
-        if self.cfg.mode == "native" and isinstance(body.get("raw"), dict) and choice.finish_reason:
-            body["raw"]["finish_reason"] = choice.finish_reason
+        if self.cfg.mode == "native" and isinstance(body.get("raw"), dict) and choice.get("finish_reason"):
+            body["raw"]["finish_reason"] = choice["finish_reason"]
         line: dict[str, Any] = {"id": rec.id, **body}
-        reported = getattr(completion, "model", None) or None
+        reported = completion.get("model") if isinstance(completion.get("model"), str) else None
         line["model"] = self.cfg.model
-        usage = completion.usage.model_dump(mode="json", exclude_none=True) if completion.usage else None
+        usage = completion.get("usage") if isinstance(completion.get("usage"), dict) else None
         if usage:
-            line["usage"] = usage
+            line["usage"] = {k: v for k, v in usage.items() if v is not None}
         line["latency_ms"] = round(latency_ms, 1)
         cost = cost_usd(price_for(self.prices, [self.cfg.model, reported]), usage)
         if cost is not None:
@@ -289,14 +244,34 @@ class _EndpointRun:
             if len(self.held) >= BAD_REQUEST_STREAK:
                 self._abort(f"the first {len(self.held)} requests were all refused: {line['error']}")
             return
+        batch = [line]
         if not bad:
             self.successes += 1
-            for h in self.held:
-                self.writer.append(h)
-                self.tick(h)
-            self.held = []
-        self.writer.append(line)
-        self.tick(line)
+            batch, self.held = [*self.held, line], []
+        # the writer task appends + fsyncs each line off the event loop; the worker moves on
+        self.outq.put_nowait(batch)
+
+    async def _writer_loop(self) -> None:
+        done = False
+        while not done:
+            batch: list[dict[str, Any]] = []
+            item = await self.outq.get()
+            while True:
+                if item is None:
+                    done = True
+                else:
+                    batch += item
+                if done or self.outq.empty():
+                    break
+                item = self.outq.get_nowait()
+            if batch:
+                try:
+                    await asyncio.to_thread(self.writer.append_many, batch)
+                except BaseException:
+                    self._abort("could not write the predictions file")
+                    raise
+                for x in batch:
+                    self.tick(x)
 
     def _abort(self, why: str) -> None:
         if self.abort is None:
@@ -329,41 +304,17 @@ class _EndpointRun:
             api_key=_api_key(self.cfg),
             max_retries=self.cfg.max_retries,
             timeout=self.cfg.timeout_s,
+            http_client=transport(self.cfg.timeout_s),
         ) as client:
             n = max(1, min(self.cfg.concurrency, len(pending)))
-            await asyncio.gather(*(worker(client) for _ in range(n)))
+            writer = asyncio.create_task(self._writer_loop())
+            try:
+                await asyncio.gather(*(worker(client) for _ in range(n)))
+            finally:
+                self.outq.put_nowait(None)
+                await writer
         if self.held and self.successes == 0 and self.abort is None:
             self.abort = f"every request was refused: {self.held[0]['error']}"
-
-
-def _progress(cfg: PredictConfig, total: int) -> tuple[Callable[[dict[str, Any]], None], Callable[[], None]]:
-    show = sys.stderr.isatty() if cfg.progress is None else cfg.progress
-    state = {"cost": 0.0, "unpriced": 0, "errors": 0}
-    bar: Any = None
-    if show and total:
-        try:
-            from tqdm import tqdm
-
-            bar = tqdm(total=total, desc=cfg.model, unit="pred", dynamic_ncols=True, file=sys.stderr)
-        except ImportError:
-            bar = None
-
-    def tick(line: dict[str, Any]) -> None:
-        if line.get("cost_usd") is None:
-            state["unpriced"] += 1
-        else:
-            state["cost"] += float(line["cost_usd"])
-        state["errors"] += 1 if line.get("error") else 0
-        if bar is not None:
-            cost = f"${state['cost']:.4f}" + ("+?" if state["unpriced"] else "") if state["cost"] else "n/a"
-            bar.set_postfix_str(f"cost {cost} errors {int(state['errors'])}", refresh=False)
-            bar.update(1)
-
-    def close() -> None:
-        if bar is not None:
-            bar.close()
-
-    return tick, close
 
 
 def _records(cfg: PredictConfig, records: Sequence[Record] | None) -> tuple[list[Record], list[Record], str]:
@@ -424,7 +375,7 @@ def run_predict(cfg: PredictConfig, records: Sequence[Record] | None = None) -> 
         request=None
         if cfg.is_baseline
         else {
-            "endpoint": _public_url(cfg.base_url or os.environ.get("OPENAI_BASE_URL")),
+            "endpoint": public_url(cfg.base_url or os.environ.get("OPENAI_BASE_URL")),
             "temperature": cfg.temperature,
             "tool_choice": settings["tool_choice"],
             "parallel_tool_calls": settings["parallel_tool_calls"],
@@ -456,7 +407,9 @@ def run_predict(cfg: PredictConfig, records: Sequence[Record] | None = None) -> 
     this_run: dict[str, Any] = {"started": meta["updated"], "pending": len(pending)}
     meta["runs"] = [*runs, this_run]
     write_meta(out, meta)
-    tick, close = _progress(cfg, len(pending))
+    tick, close = progress_bar(
+        sys.stderr.isatty() if cfg.progress is None else cfg.progress, cfg.model, len(pending)
+    )
     before = len(writer.lines)
     message: str | None = None
     try:
