@@ -212,6 +212,12 @@ class ArgumentEvaluator:
             return ArgAssessment(1.0, grounded, steps)
         score = sum(v is not None for v in grounded.values()) / len(grounded)
         used, total = self.mentions_used(query, reference_time, calls)
+        if lexicon:  # constraints the exemplars align in this query ("附近兵马俑" -> near) count as mentions
+            mine = {(c.name, k, json.dumps(v, ensure_ascii=False)) for c in calls for k, v in c.arguments.items()}
+            tools = {c.name for c in calls}
+            wanted = {e for e in lexicon if e[0] in tools}
+            total += len(wanted)
+            used += len(wanted & mine)
         if total:  # leaving part of the request out costs; context mentions cost little
             score = 0.75 * score + 0.25 * used / total
         if len(calls) > 1 and len({json.dumps(c.model_dump(), sort_keys=True) for c in calls}) < len(calls):
