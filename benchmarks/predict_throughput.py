@@ -7,12 +7,15 @@ records to N distinct ids and queries, serves them from tests/fake_openai.py (in
 a real endpoint is) with S seconds of added latency per request, and runs the real predictor (native
 mode, real ``openai`` client, append + fsync per line, final ordered rewrite). Prints predictions
 per second, the ratio to the latency bound C / S (the rate a perfect client reaches; target ≥ 0.80),
-the client's CPU per prediction and the machine's load (other work on the machine lowers the rate).
+the client's CPU per prediction and the machine's load (other work on the machine lowers the rate),
+and — to tell our overhead from the environment's — the rate of a bare asyncio HTTP client sending
+the same requests to the same server just before.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import subprocess
@@ -21,12 +24,14 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "loaders"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from plugineval.predict import PredictConfig, run_predict  # noqa: E402
+from plugineval.predict._native import native_request  # noqa: E402
 from plugineval.schema import Record  # noqa: E402
 from plugineval.sources import load_records  # noqa: E402
 
@@ -44,6 +49,29 @@ def serve(latency: float) -> None:
         srv.server.socket.listen(1024)  # socketserver's default backlog of 5 refuses bursts
         print(srv.base_url, flush=True)
         sys.stdin.read()
+
+
+async def _raw_client(url: str, bodies: list[bytes], concurrency: int) -> float:
+    """The same requests through a bare asyncio HTTP/1.1 client (no retries, no parsing, no file):
+    the rate this server and machine allow right now, to tell our overhead from the environment's."""
+    u = urlsplit(url)
+    path = (u.path.rstrip("/") + "/chat/completions").encode()
+    todo = list(reversed(bodies))
+
+    async def worker() -> None:
+        reader, writer = await asyncio.open_connection(u.hostname, u.port)
+        while todo:
+            body = todo.pop()
+            head = b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" % path
+            writer.write(head + b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            headers = await reader.readuntil(b"\r\n\r\n")
+            n = int(headers.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+            await reader.readexactly(n)
+        writer.close()
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    return len(bodies) / (time.perf_counter() - t0)
 
 
 def main() -> int:
@@ -95,6 +123,11 @@ def main() -> int:
                 concurrency=args.concurrency,
                 progress=False,
             )
+            bodies = [
+                json.dumps({"model": "bench", **native_request(r, "auto")}, ensure_ascii=False).encode()
+                for r in recs
+            ]
+            reference = asyncio.run(_raw_client(url, bodies, args.concurrency))
             t0, c0 = time.perf_counter(), time.process_time()
             s = run_predict(cfg, recs)
             secs, cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -119,6 +152,8 @@ def main() -> int:
                 "bound_per_s": round(bound, 1),
                 "ratio": round(rate / bound, 3),
                 "target_ratio": 0.8,
+                "reference_raw_client_per_s": round(reference, 1),
+                "ratio_to_reference": round(rate / reference, 3),
                 "client_cpu_ms_per_prediction": round(1000 * cpu / args.records, 2),
                 "request_ms_median": lat[len(lat) // 2],
                 "request_ms_p95": lat[int(len(lat) * 0.95)],
