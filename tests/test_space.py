@@ -411,7 +411,7 @@ def test_live_judge_scores_a_valid_upload(client, records, tmp_path: Path) -> No
     status, metrics_md, p1, p2, tab, report_path = client.predict(
         handle_file(str(path)), False, api_name="/judge"
     )
-    assert status.startswith("✅") and "Recall" in metrics_md and p1["type"] == "matplotlib"
+    assert status.startswith("✅") and "Recall" in metrics_md and p1["type"] == p2["type"] == "matplotlib"
     rows = _frame(tab)
     assert len(rows) == len(records)
     bad = next(r for r in rows if r["id"] == broken.id)
@@ -542,11 +542,18 @@ def _shot(pg, name: str) -> None:  # type: ignore[no-untyped-def]
 def test_page_leaderboard_and_tabs(page, server) -> None:  # type: ignore[no-untyped-def]
     page.goto(server["url"])
     table_ = page.locator("#leaderboard-table")
-    table_.locator("[role=gridcell]").filter(has_text="baseline:never-call").first.wait_for()
-    assert "baseline:router" in table_.inner_text()
+    table_.locator("[role=gridcell]").first.wait_for()
     _shot(page, "leaderboard")
-    page.locator("#lb-search textarea, #lb-search input").first.fill("never")
-    page.locator("#lb-search textarea, #lb-search input").first.press("Enter")
+    search = page.locator("#lb-search textarea, #lb-search input").first
+    search.fill("baseline:")
+    search.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#leaderboard-table [role=row].virtual-row').length === 3"
+    )
+    text = table_.inner_text()
+    assert all(f"baseline:{b}" in text for b in ("router", "always-call", "never-call"))
+    search.fill("never")
+    search.press("Enter")
     page.wait_for_function(
         "() => !document.querySelector('#leaderboard-table').innerText.includes('baseline:router')"
     )
