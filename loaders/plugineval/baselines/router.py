@@ -20,9 +20,9 @@ from ..normalize import normalize_text
 from ..schema import Call
 from .slotfill import SlotFiller, multi_fill
 
-ROUTER_VERSION = "tfidf-char1-3-v1"
+ROUTER_VERSION = "tfidf-char1-3-v2"
 NGRAMS = (1, 2, 3)
-TEMPERATURE = 0.04  # sampling spread around the threshold across the K runs
+TEMPERATURE = 0.02  # sampling spread around the threshold across the K runs
 DEFAULT_K = 5
 
 
@@ -56,7 +56,7 @@ class ReferenceRouter:
             for s in p.scenarios:
                 if s.kind == "trigger":
                     for tn in s.tools:
-                        texts[tn] += [s.description, s.example]
+                        texts[tn].append(s.description)  # examples are held out: they calibrate the threshold
         df: Counter[str] = Counter()
         grams = {name: _grams(" ".join(parts)) for name, parts in texts.items()}
         for g in grams.values():
