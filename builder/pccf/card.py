@@ -330,6 +330,7 @@ def _figures(rows: list[dict[str, Any]], out: Path) -> None:
     import matplotlib
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     out.mkdir(parents=True, exist_ok=True)
     splits = [s for s in SPLITS if any(r["split"] == s for r in rows)]
@@ -351,6 +352,7 @@ def _figures(rows: list[dict[str, Any]], out: Path) -> None:
             ax.bar(xs, [counts[k, s] for k in KINDS], width, label=s, color=colors[i])
         ax.set_xticks(range(len(KINDS)), list(KINDS))
         ax.set_ylabel("cases")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title("Cases by kind and split")
         ax.legend()
         save(fig, "kinds.png")
@@ -368,6 +370,7 @@ def _figures(rows: list[dict[str, Any]], out: Path) -> None:
             range(len(groups)), [f"{s}\n{'positives' if pos else 'negatives'}" for s, pos in groups]
         )
         ax.set_ylabel("cases")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title("Difficulty: inference depth (positives), router p_K (negatives)")
         ax.legend()
         save(fig, "difficulty.png")
