@@ -57,6 +57,7 @@ class BuildStats:
     proposals: int = 0
     mcp_calls: int = 0
     llm_calls: dict[str, int] = field(default_factory=dict)
+    budget_transfers: int = 0
 
 
 RANK = {"easy": 0, "medium": 1, "hard": 2}
@@ -183,6 +184,31 @@ class Builder:
         self.stats.stopped.setdefault(split, "budgets met")
         bar.close()
 
+    def _transfer(self, st: SplitState, split: str, rec: Record, target: Unit) -> bool:
+        """A negative whose observed difficulty unit is full may take one unit of budget from another
+        difficulty of the same (plugin, scenario) while the split's share of that difficulty is not
+        yet met: behavioural difficulty is only known after calibration, so the scenario's budget
+        follows the examples, and the split keeps its easy/medium/hard mix. It still counts only in
+        the unit of its observed difficulty."""
+        if rec.kind == "positive":
+            return False
+        want = self.cfg.splits[split].negative_difficulty.get(target[2], 0)  # type: ignore[index]
+        have = sum(1 for r in st.records.values() if r.kind != "positive" and r.difficulty == target[2])
+        if have >= want:
+            return False
+        donors = [
+            (st.coverage.deficit(u), u)
+            for d in ("easy", "medium", "hard")
+            if d != target[2] and st.coverage.deficit(u := (target[0], target[1], d)) > 0
+        ]
+        if not donors:
+            return False
+        donor = max(donors)[1]
+        st.coverage.budgets[donor] -= 1
+        st.coverage.budgets[target] = st.coverage.budgets.get(target, 0) + 1
+        self.stats.budget_transfers += 1
+        return True
+
     def _apply(self, st: SplitState, split: str, unit: Unit, res: dict[str, Any]) -> bool:
         s = self.stats
         if res["status"] != "ok":
@@ -202,7 +228,7 @@ class Builder:
             if res.get("strengthened"):
                 s.strengthened += 1
         target_unit = (unit[0], unit[1], observed)
-        if st.coverage.deficit(target_unit) == 0:
+        if st.coverage.deficit(target_unit) == 0 and not self._transfer(st, split, rec, target_unit):
             s.rejections["unit_full_at_observed_difficulty"] += 1
             return False
         if rec.query in self.queries or any(rec.id in o.records for o in self.splits.values()):

@@ -117,6 +117,7 @@ def build_report(
             "scale": "easy/medium/hard = 0/1/2; target = the unit's difficulty at synthesis, calibrated = the router's p_K",
         },
         "strengthened_negatives": stats.strengthened,
+        "negative_budget_transfers": stats.budget_transfers,
         "stopped": stats.stopped,
         "splits": {},
     }

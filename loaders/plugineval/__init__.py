@@ -50,6 +50,7 @@ __all__ = [
     "__version__",
     "compare",
     "evaluate",
+    "load",
     "load_catalog",
     "load_records",
 ]

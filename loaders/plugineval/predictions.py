@@ -128,7 +128,7 @@ def parse_line(obj: Any) -> Prediction:
             )
     calls, invalid = _parse_calls(obj)
     if obj.get("error"):
-        invalid = invalid or f"the model call failed: {obj['error']}"
+        invalid = invalid or f"the model call failed or its output could not be parsed: {obj['error']}"
     return Prediction(
         id=rid,
         calls=calls,

@@ -19,33 +19,16 @@ from .store import Board, Entry, content_hash
 BASELINES = ("baseline:router", "baseline:always-call", "baseline:never-call")
 
 
-def _annotations(r: Record) -> dict[str, Any]:
-    return {t: {a: v.model_dump() for a, v in args.items()} for t, args in r.tool_annotations.items()}
-
-
 def baseline_predictors() -> dict[str, Callable[[Record], list[Call]]]:
-    from plugineval.baselines.router import ReferenceRouter
-    from plugineval.baselines.slotfill import SlotFiller, multi_fill
-    from plugineval.catalog import load_catalog
+    """The offline baselines, exactly as ``plugineval predict --model baseline:…`` runs them."""
+    from plugineval.predict import BASELINES
+    from plugineval.predict._baselines import make_baseline
 
-    router = ReferenceRouter(load_catalog())
-
-    def routed(r: Record) -> list[Call]:
-        return router.predict(r.query, r.reference_time, r.tools, _annotations(r))
-
-    def always(r: Record) -> list[Call]:
-        d = router.decide(r.query, r.tools)
-        if not d.scores:
-            return []
-        name = max(d.scores.items(), key=lambda kv: (kv[1], kv[0]))[0]
-        tool = next(t for t in r.tools if t.get("function", t).get("name") == name)
-        fills = multi_fill(SlotFiller(tool, _annotations(r).get(name)), r.query, r.reference_time)
-        return [Call(name=name, arguments=f.arguments or {}) for f in fills]
-
-    def never(r: Record) -> list[Call]:
-        return []
-
-    return {"baseline:router": routed, "baseline:always-call": always, "baseline:never-call": never}
+    out: dict[str, Callable[[Record], list[Call]]] = {}
+    for name in BASELINES:
+        run = make_baseline(name)
+        out[name] = lambda r, run=run: [Call(**c) for c in run(r)["calls"]]  # type: ignore[misc]
+    return out
 
 
 def predictions_jsonl(

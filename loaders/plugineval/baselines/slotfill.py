@@ -241,9 +241,9 @@ class SlotFiller:
             return None
         if "pattern" in sch:
             rx = re.compile(str(sch["pattern"]).lstrip("^").rstrip("$"))
-            for m in rx.finditer(query):  # not inside a date ("2025年" is no card number)
-                if not any(m.start() < e and m.end() > s for s, e in time_spans):
-                    return m.group(0)
+            for hit in rx.finditer(query):  # not inside a date ("2025年" is no card number)
+                if not any(hit.start() < e and hit.end() > s for s, e in time_spans):
+                    return hit.group(0)
             return None
         if any(w in d for w in _PERSON_WORDS):
             m = _PERSON.search(query)
