@@ -4,6 +4,7 @@ the synthesis budget spent."""
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from collections import Counter, defaultdict
@@ -18,7 +19,7 @@ from plugineval.schema import Record
 from ..synth.grammar import PluginGrammar
 from ..tools.server import ToolExecutor
 from ..tools.store import Store
-from .candidate import Context, fingerprint, process
+from .candidate import Context, fingerprint, process, process_real
 from .config import BuildConfig
 from .coverage import SPLIT_ORDER, Coverage, Unit, grams, jaccard, plan
 from .generators import make_generators
@@ -58,6 +59,9 @@ class BuildStats:
     mcp_calls: int = 0
     llm_calls: dict[str, int] = field(default_factory=dict)
     budget_transfers: int = 0
+    real_candidates: int = 0
+    real_accepted: int = 0
+    real_dropped: dict[str, int] = field(default_factory=dict)
 
 
 RANK = {"easy": 0, "medium": 1, "hard": 2}
@@ -83,6 +87,10 @@ class Builder:
         self.splits: dict[str, SplitState] = {}
         self.router = ReferenceRouter(catalog)
         self.queries: set[str] = set()
+        from .real import load_real_candidates
+
+        self.real, dropped = load_real_candidates(catalog)
+        self.stats.real_dropped = dict(sorted(dropped.items()))
         self.masked_of: dict[str, str] = {}
 
     async def run(self) -> dict[str, SplitState]:
@@ -123,6 +131,7 @@ class Builder:
         st = SplitState(plan(split, budget, self.catalog, self.grammars))
         self.splits[split] = st
         bar = _bar(split, sum(st.coverage.budgets.values()), self.progress)
+        await self._real(ctx, split, st, journal, bar)
         stale = 0
         for rnd in range(1, cfg.stage2.max_rounds + 1):
             deficits = st.coverage.deficits()
@@ -184,6 +193,29 @@ class Builder:
         self.stats.stopped.setdefault(split, "budgets met")
         bar.close()
 
+    async def _real(self, ctx: Context, split: str, st: SplitState, journal: Journal, bar: Any) -> None:
+        """Real queries enter Stage I before synthesis fills the remaining deficits."""
+        for rq in self.real:
+            h = int(hashlib.sha256(rq.origin.encode()).hexdigest(), 16) % 10
+            if (
+                "test" if h < 4 else "validation" if h < 5 else "train"
+            ) != split or rq.plugin not in self.grammars:
+                continue
+            key = f"{split}|real|{rq.origin}"
+            res = journal.get(key)
+            if res is None:
+                p0, c0 = ctx.stage1.proposals, ctx.stage1.ex.calls
+                res = await process_real(ctx, key, split, rq)
+                res["proposals"], res["mcp_calls"] = ctx.stage1.proposals - p0, ctx.stage1.ex.calls - c0
+                journal.put(key, res)
+            self.stats.proposals += res["proposals"]
+            self.stats.mcp_calls += res["mcp_calls"]
+            self.stats.real_candidates += 1
+            unit = (rq.plugin, rq.scenario, res.get("target") or res.get("observed") or "")
+            if self._apply(st, split, unit, res):
+                self.stats.real_accepted += 1
+                bar.update(1)
+
     def _transfer(self, st: SplitState, split: str, rec: Record, target: Unit) -> bool:
         """A negative whose observed difficulty unit is full may take one unit of budget from another
         difficulty of the same (plugin, scenario) while the split's share of that difficulty is not
@@ -192,7 +224,8 @@ class Builder:
         the unit of its observed difficulty."""
         if rec.kind == "positive":
             return False
-        want = self.cfg.splits[split].negative_difficulty.get(target[2], 0)  # type: ignore[index]
+        shares: dict[str, int] = {str(k): v for k, v in self.cfg.splits[split].negative_difficulty.items()}  # type: ignore[index]
+        want = shares.get(target[2], 0)
         have = sum(1 for r in st.records.values() if r.kind != "positive" and r.difficulty == target[2])
         if have >= want:
             return False

@@ -13,7 +13,7 @@ from typing import Any
 
 from plugineval.baselines.router import ReferenceRouter
 from plugineval.catalog import Catalog
-from plugineval.schema import Record
+from plugineval.schema import Call, Record
 
 from ..synth.grammar import PluginGrammar
 from ..synth.synthesizer import Candidate, instantiate
@@ -355,8 +355,75 @@ def fingerprint(cfg: BuildConfig, catalog: Catalog, grammars: dict[str, PluginGr
     ):
         for f in sorted((root / folder).rglob("*.py")):
             h.update(f.read_bytes())
+    for f in sorted((root / "builder" / "real").rglob("*")):  # the real queries and their mapping
+        if f.is_file():
+            h.update(f.read_bytes())
     for p in catalog.plugins:
         h.update(p.model_dump_json().encode())
     for pid in sorted(grammars):
         h.update(grammars[pid].model_dump_json().encode())
     return h.hexdigest()[:16]
+
+
+async def process_real(ctx: Context, key: str, split: str, rq: Any) -> dict[str, Any]:
+    """A real query (HammerBench) through Stage I. No synthesizer meant anything here, so a positive
+    needs two text-only generators that agree (or an LLM generator) before its gold is trusted."""
+    cat = ctx.catalog
+    plugin = cat.plugin(rq.plugin)
+    scenario = next(s for s in plugin.scenarios if s.id == rq.scenario)
+    would_be = [Call(name=scenario.tools[0], arguments={})] if rq.kind == "underspecified" else []
+    cand = Candidate(
+        rq.query, rq.plugin, rq.scenario, rq.kind, "real", rq.reference_time, would_be, [], rq.query
+    )
+    db = ctx.dbs.get(cat.domain_of_plugin(rq.plugin))
+    v = await ctx.stage1.verify(cand, plugin, scenario, db)
+    base = {"pattern": "real", "rounds": v.rounds, "origin": rq.origin}
+    if not v.accepted:
+        return {**base, "status": "rejected", "reason": f"real_{v.reason}"}
+    if rq.kind == "trigger" and v.generator != "llm":
+        agree = [
+            e
+            for rnd in v.trace
+            for e in rnd["proposals"]
+            if e["generator"] != v.generator
+            and e["generator"] != "intended"
+            and e.get("eligible")
+            and "calls" in e
+            and ctx.stage1.equivalent([Call(**c) for c in e["calls"]], v.gold, rq.reference_time)
+        ]
+        if not agree:
+            return {**base, "status": "rejected", "reason": "real_no_second_generator_agrees"}
+    tools = offered_tools(
+        cat,
+        plugin,
+        rng_for(ctx.cfg.seed, key, "tools"),
+        ctx.cfg.records.distractors_min,
+        ctx.cfg.records.distractors_max,
+    )
+    source = {"type": "real", "origin": rq.origin, "license": rq.license, "canary": CANARY}
+    if rq.kind == "trigger":
+        observed = difficulty_of_depth(len(v.steps))
+        rec = _record(
+            ctx,
+            cand,
+            rq.plugin,
+            scenario,
+            tools,
+            split,
+            v,
+            observed,
+            {"type": "inference_depth", "depth": len(v.steps), "steps": sorted(v.steps)},
+        )
+    else:
+        rec, p = await _negative(ctx, cand, rq.plugin, scenario, tools, split, v)
+        observed = difficulty_of_pk(p)
+        base["target"] = observed
+    rec = Record.model_validate({**rec.model_dump(), "source": source})
+    return {
+        **base,
+        "status": "ok",
+        "observed": observed,
+        "record": rec.to_row(),
+        "masked": rq.query,
+        "slot_key": [rq.origin],
+    }

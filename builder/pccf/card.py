@@ -342,7 +342,7 @@ def _figures(rows: list[dict[str, Any]], out: Path) -> None:
         fig.tight_layout()
         fig.savefig(out / name, dpi=100, format="png", metadata={"Software": None})
 
-    with matplotlib.rc_context(rc):
+    with matplotlib.rc_context(rc):  # type: ignore[arg-type]
         counts = Counter((r["kind"], r["split"]) for r in rows)
         fig = Figure(figsize=(7, 3.6))
         ax = fig.add_subplot()

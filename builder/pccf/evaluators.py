@@ -213,7 +213,9 @@ class ArgumentEvaluator:
         score = sum(v is not None for v in grounded.values()) / len(grounded)
         used, total = self.mentions_used(query, reference_time, calls)
         if lexicon:  # constraints the exemplars align in this query ("附近兵马俑" -> near) count as mentions
-            mine = {(c.name, k, json.dumps(v, ensure_ascii=False)) for c in calls for k, v in c.arguments.items()}
+            mine = {
+                (c.name, k, json.dumps(v, ensure_ascii=False)) for c in calls for k, v in c.arguments.items()
+            }
             tools = {c.name for c in calls}
             wanted = {e for e in lexicon if e[0] in tools}
             total += len(wanted)

@@ -118,6 +118,12 @@ def build_report(
         },
         "strengthened_negatives": stats.strengthened,
         "negative_budget_transfers": stats.budget_transfers,
+        "real_queries": {
+            "source": "HammerBench zh single-turn (Apache-2.0), builder/real/",
+            "entered_stage_I": stats.real_candidates,
+            "accepted": stats.real_accepted,
+            "dropped_before_stage_I": stats.real_dropped,
+        },
         "stopped": stats.stopped,
         "splits": {},
     }

@@ -43,6 +43,7 @@ def run_build(
     plugins: list[str] | None = None,
     scale: float | None = None,
     progress: bool = True,
+    previous: Path | None = None,
 ) -> dict[str, Any]:
     cfg = BuildConfig.load(config).with_ablation(ablation)
     if scale is not None:
@@ -64,6 +65,9 @@ def run_build(
     md = report_markdown(report)
     records = {name: list(st.records.values()) for name, st in splits.items()}
     write_release(out, records, catalog, report, md, CARD_BODY.replace("{path}", HUB_REPO))
+    from .card import render_card
+
+    render_card(out, previous)  # the full card: statistics, figures, changelog against ``previous``
     timing = {
         "seconds": round(time.perf_counter() - t0, 2),
         "build_seconds": round(b.stats.seconds, 2),

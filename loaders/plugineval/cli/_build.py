@@ -40,6 +40,11 @@ def add_parsers(sub: Any) -> None:
     b.add_argument(
         "--scale", type=float, metavar="F", help="multiply every budget by F (e.g. 0.05 for a quick build)"
     )
+    b.add_argument(
+        "--previous",
+        metavar="DIR",
+        help="the previous release folder: the card's changelog lists ids added, removed and changed",
+    )
     b.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
@@ -60,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
             plugins=plugins,
             scale=args.scale,
             progress=not args.quiet and sys.stderr.isatty(),
+            previous=Path(args.previous) if args.previous else None,
         )
     except RuntimeError as e:
         raise CliError(str(e)) from None
