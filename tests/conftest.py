@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -25,3 +26,26 @@ def shared_dir() -> Path:
 
 
 sys.path.insert(0, str(ROOT / "tests"))
+
+MINI_CONFIG = ROOT / "tests" / "data" / "mini.toml"
+
+
+def build_mini(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """`plugineval build` of the small test config over rail_tickets into ``out``."""
+    cmd = [sys.executable, "-m", "plugineval.cli", "build", "--config", str(MINI_CONFIG), "--out", str(out)]
+    return subprocess.run(
+        [*cmd, "--plugins", "rail_tickets", "--quiet", *extra],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ},
+    )
+
+
+@pytest.fixture(scope="session")
+def mini_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One small release per test session, shared by the build, predict and Space tests (read-only)."""
+    out = tmp_path_factory.mktemp("mini-release") / "mini"
+    res = build_mini(out)
+    assert res.returncode == 0, res.stderr
+    return out

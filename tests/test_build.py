@@ -17,6 +17,7 @@ from typing import Any
 import anyio
 import pytest
 import yaml
+from conftest import build_mini
 
 from plugineval.builder.pccf.config import BuildConfig
 from plugineval.builder.tools.server import ToolExecutor
@@ -30,21 +31,7 @@ CAT = load_catalog()
 
 
 def _build(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    cmd = [
-        sys.executable,
-        "-m",
-        "plugineval.cli",
-        "build",
-        "--config",
-        str(MINI),
-        "--out",
-        str(out),
-        "--plugins",
-        PLUGINS,
-        "--quiet",
-        *extra,
-    ]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=600, env={**os.environ})
+    return build_mini(out, *extra)
 
 
 def _digest(folder: Path) -> dict[str, str]:
@@ -56,11 +43,8 @@ def _digest(folder: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("rel") / "mini"
-    res = _build(out)
-    assert res.returncode == 0, res.stderr
-    return out
+def release(mini_release: Path) -> Path:
+    return mini_release
 
 
 def _records(out: Path) -> list[Record]:

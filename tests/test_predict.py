@@ -27,14 +27,8 @@ MINI = Path(__file__).parent / "data" / "mini.toml"
 
 
 @pytest.fixture(scope="module")
-def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("rel") / "mini"
-    cmd = [sys.executable, "-m", "plugineval.cli", "build", "--config", str(MINI), "--out", str(out)]
-    res = subprocess.run(
-        [*cmd, "--plugins", "rail_tickets", "--quiet"], capture_output=True, text=True, timeout=600
-    )
-    assert res.returncode == 0, res.stderr
-    return out
+def release(mini_release: Path) -> Path:
+    return mini_release
 
 
 @pytest.fixture(scope="module")

@@ -171,27 +171,6 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def mini_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("space") / "mini"
-    cmd = [
-        sys.executable,
-        "-m",
-        "plugineval.cli",
-        "build",
-        "--config",
-        str(MINI),
-        "--out",
-        str(out),
-        "--plugins",
-        "rail_tickets",
-        "--quiet",
-    ]
-    res = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
-    assert res.returncode == 0, res.stderr
-    return out
-
-
-@pytest.fixture(scope="session")
 def records(mini_release: Path) -> list:  # type: ignore[type-arg]
     from plugineval.sources import load_records
 
