@@ -37,6 +37,7 @@ class SplitState:
     slot_keys: set[tuple[str, ...]] = field(default_factory=set)
     multi: int = 0
     positives: int = 0
+    exhausted: set[Unit] = field(default_factory=set)
 
 
 @dataclass
@@ -138,6 +139,9 @@ class Builder:
             if not deficits:
                 self.stats.stopped[split] = "budgets met"
                 break
+            if all(u in st.exhausted for u in deficits):
+                self.stats.stopped[split] = f"remaining {len(deficits)} units exhausted"
+                break
             if self.stats.candidates >= cfg.stage2.synthesis_budget:
                 self.stats.stopped[split] = "synthesis budget spent"
                 break
@@ -150,7 +154,10 @@ class Builder:
                 "accepted": 0,
             }
             for unit, d in deficits.items():
+                if unit in st.exhausted:
+                    continue
                 n = math.ceil(d * cfg.stage2.oversample)
+                tried = won = 0
                 for i in range(n):
                     if st.coverage.deficit(unit) == 0 or self.stats.candidates >= cfg.stage2.synthesis_budget:
                         break
@@ -173,11 +180,15 @@ class Builder:
                     self.stats.mcp_calls += res["mcp_calls"]
                     self.stats.candidates += 1
                     row["candidates"] += 1
+                    tried += 1
                     if self._apply(st, split, unit, res):
                         row["accepted"] += 1
+                        won += 1
                         bar.update(1)
                     if res["status"] == "ok":
                         row["verified"] += 1
+                if tried >= 3 and won == 0:  # its patterns are spent (duplicates, refuted, full): stop asking
+                    st.exhausted.add(unit)
             row["pass_rate"] = round(row["verified"] / row["candidates"], 4) if row["candidates"] else None
             row["covered"] = sum(st.coverage.counts.values())
             self.stats.rounds.append(row)

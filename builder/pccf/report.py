@@ -145,6 +145,7 @@ def build_report(
                 for u, b in sorted(st.coverage.budgets.items())
             ],
             "unmet_units": sum(1 for u, b in st.coverage.budgets.items() if st.coverage.counts.get(u, 0) < b),
+            "exhausted_units": sorted("/".join(u) for u in st.exhausted),
         }
         if name == "test":
             info["near_duplicate_share_raw"] = near_duplicate_share(
