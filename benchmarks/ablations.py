@@ -25,7 +25,17 @@ def main() -> None:
     rows = []
     for ab in RUNS:
         out = Path(a.out) / (ab or "full")
-        cmd = [sys.executable, "-m", "plugineval.cli", "build", "--out", str(out), "--scale", str(a.scale), "--quiet"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "plugineval.cli",
+            "build",
+            "--out",
+            str(out),
+            "--scale",
+            str(a.scale),
+            "--quiet",
+        ]
         if ab:
             cmd += ["--ablation", ab]
         subprocess.run(cmd, check=True, capture_output=True)
@@ -44,7 +54,17 @@ def main() -> None:
                 r["depth_relabels"],
             )
         )
-    head = ("run", "candidates", "verified", "pass rate", "accepted", "unmet units", "diff. deviation", "gold≠intended", "relabels")
+    head = (
+        "run",
+        "candidates",
+        "verified",
+        "pass rate",
+        "accepted",
+        "unmet units",
+        "diff. deviation",
+        "gold≠intended",
+        "relabels",
+    )
     print(" | ".join(head))
     for row in rows:
         print(" | ".join("—" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v) for v in row))

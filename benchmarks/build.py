@@ -45,7 +45,9 @@ def main() -> None:
     t = report["totals"]
     print(f"wall time {wall / 60:.1f} min (target < 15), peak memory {peak_mib:,.0f} MiB (target < 4096)")
     print(f"records {t['accepted']} from {t['candidates']} candidates ({t['verified']} verified)")
-    print(f"MCP calls {t['mcp_calls']:,} = {timing['mcp_calls_per_s']:,.0f}/s; proposals {t['proposals']:,} = {timing['proposals_per_s']:,.0f}/s")
+    print(
+        f"MCP calls {t['mcp_calls']:,} = {timing['mcp_calls_per_s']:,.0f}/s; proposals {t['proposals']:,} = {timing['proposals_per_s']:,.0f}/s"
+    )
     for name, s in report["splits"].items():
         print(f"  {name:<10} {s['records']:>6} of {s['budget']} budgeted")
 

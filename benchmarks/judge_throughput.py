@@ -60,7 +60,10 @@ def bfcl(repeat: int) -> None:
 def perturb(r: Record, rng: random.Random) -> dict[str, Any]:
     """A prediction line derived from the gold: right, slightly off, or wrong in a named way."""
     if r.kind != "positive":
-        return {"id": r.id, "calls": [] if rng.random() < 0.7 else [{"name": r.target_tools[0], "arguments": {}}]}
+        return {
+            "id": r.id,
+            "calls": [] if rng.random() < 0.7 else [{"name": r.target_tools[0], "arguments": {}}],
+        }
     calls = [c.model_dump() for c in r.gold_calls]
     how = rng.choice(["exact", "exact", "format", "relative", "wrong", "missing", "extra", "surplus", "none"])
     c = calls[0]["arguments"]
@@ -87,7 +90,11 @@ def perturb(r: Record, rng: random.Random) -> dict[str, Any]:
 def pluginEval(records_dir: str, n: int) -> tuple[list[Record], Path]:
     recs = load_records(records_dir, "test")
     recs = (recs * (n // max(1, len(recs)) + 1))[:n] if len(recs) < n else recs[:n]
-    recs = [r.model_copy(update={"id": f"{r.id}-{i}"}) for i, r in enumerate(recs)] if len({r.id for r in recs}) < len(recs) else recs
+    recs = (
+        [r.model_copy(update={"id": f"{r.id}-{i}"}) for i, r in enumerate(recs)]
+        if len({r.id for r in recs}) < len(recs)
+        else recs
+    )
     rng = random.Random(20260318)
     lines = [perturb(r, rng) for r in recs]
     preds = {x["id"]: Prediction(id=x["id"], calls=[Call(**c) for c in x["calls"]]) for x in lines}
@@ -97,18 +104,37 @@ def pluginEval(records_dir: str, n: int) -> tuple[list[Record], Path]:
     t0 = time.perf_counter()
     judge.run(recs, preds)
     dt = time.perf_counter() - t0
-    print(f"PluginEval records: {len(recs)} ({multi} multi-call positives): {len(recs) / dt:,.0f} records/s (target >= 10,000)")
+    print(
+        f"PluginEval records: {len(recs)} ({multi} multi-call positives): {len(recs) / dt:,.0f} records/s (target >= 10,000)"
+    )
     tmp = Path(tempfile.mkdtemp())
-    (tmp / "records.jsonl").write_text("\n".join(json.dumps(r.to_row(), ensure_ascii=False) for r in recs), encoding="utf-8")
-    (tmp / "preds.jsonl").write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines), encoding="utf-8")
+    (tmp / "records.jsonl").write_text(
+        "\n".join(json.dumps(r.to_row(), ensure_ascii=False) for r in recs), encoding="utf-8"
+    )
+    (tmp / "preds.jsonl").write_text(
+        "\n".join(json.dumps(x, ensure_ascii=False) for x in lines), encoding="utf-8"
+    )
     return recs, tmp
 
 
 def cli(tmp: Path) -> None:
-    cmd = [sys.executable, "-m", "plugineval.cli", "evaluate", str(tmp / "preds.jsonl"), "--records", str(tmp / "records.jsonl"), "--judge", "rules", "--out", str(tmp / "r.json")]
+    cmd = [
+        sys.executable,
+        "-m",
+        "plugineval.cli",
+        "evaluate",
+        str(tmp / "preds.jsonl"),
+        "--records",
+        str(tmp / "records.jsonl"),
+        "--judge",
+        "rules",
+        "--out",
+        str(tmp / "r.json"),
+    ]
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True, capture_output=True)
-    print(f"CLI end to end, {sum(1 for _ in open(tmp / 'preds.jsonl'))} lines: {time.perf_counter() - t0:.2f} s (target < 3 s)")
+    lines = len((tmp / "preds.jsonl").read_text(encoding="utf-8").splitlines())
+    print(f"CLI end to end, {lines} lines: {time.perf_counter() - t0:.2f} s (target < 3 s)")
 
 
 def llm_path(n: int = 640) -> None:
@@ -117,20 +143,39 @@ def llm_path(n: int = 640) -> None:
     def judge(body: dict[str, Any]) -> dict[str, Any]:
         d = judge_data(body)
         same = str(d["predicted_value"]).endswith(str(d["accepted_values"][0]))
-        return {"content": json.dumps({"equivalent": same, "matched_value": d["accepted_values"][0] if same else None, "justification": "t"})}
+        return {
+            "content": json.dumps(
+                {
+                    "equivalent": same,
+                    "matched_value": d["accepted_values"][0] if same else None,
+                    "justification": "t",
+                }
+            )
+        }
 
     from judge_fixtures import make_pred, make_record
 
-    recs = [make_record(f"r{i}", gold=[("cuisine", {"city": "成都", "style": f"菜系{i}"})]) for i in range(n // 2)]
-    preds = {r.id: make_pred(r.id, [("cuisine", {"city": "成都", "style": f"四川{r.gold_calls[0].arguments['style']}"})]) for r in recs}
+    recs = [
+        make_record(f"r{i}", gold=[("cuisine", {"city": "成都", "style": f"菜系{i}"})]) for i in range(n // 2)
+    ]
+    preds = {
+        r.id: make_pred(
+            r.id, [("cuisine", {"city": "成都", "style": f"四川{r.gold_calls[0].arguments['style']}"})]
+        )
+        for r in recs
+    }
     with FakeOpenAI(judge, latency_s=0.2) as srv, tempfile.TemporaryDirectory() as tmp:
-        cfg = LLMConfig(base_url=srv.base_url, model="fake", concurrency=32, cache_path=str(Path(tmp) / "c.sqlite"))
+        cfg = LLMConfig(
+            base_url=srv.base_url, model="fake", concurrency=32, cache_path=str(Path(tmp) / "c.sqlite")
+        )
         t0 = time.perf_counter()
         Judge("hybrid", cfg).run(recs, preds)  # type: ignore[arg-type]
         dt = time.perf_counter() - t0
         calls = len(srv.requests)
         rate = calls / dt
-        print(f"LLM judge, 200 ms per call, concurrency 32: {calls} calls in {dt:.2f} s = {rate:.0f} calls/s = {rate / 160:.0%} of the 160/s bound")
+        print(
+            f"LLM judge, 200 ms per call, concurrency 32: {calls} calls in {dt:.2f} s = {rate:.0f} calls/s = {rate / 160:.0%} of the 160/s bound"
+        )
         before = len(srv.requests)
         Judge("hybrid", cfg).run(recs, preds)  # type: ignore[arg-type]
         print(f"  second run: {len(srv.requests) - before} calls (disk cache)")

@@ -18,7 +18,14 @@ import anyio
 from plugineval.builder.tools.server import ToolExecutor, parse_result
 from plugineval.catalog import load_catalog
 
-TOOLS = ("train_search_tickets", "weather_daily_forecast", "stock_quote", "fx_convert", "poi_search_nearby", "drug_lookup")
+TOOLS = (
+    "train_search_tickets",
+    "weather_daily_forecast",
+    "stock_quote",
+    "fx_convert",
+    "poi_search_nearby",
+    "drug_lookup",
+)
 
 
 def _calls(n: int) -> list[tuple[str, dict, str]]:  # type: ignore[type-arg]
@@ -51,7 +58,9 @@ async def over_stdio(n: int) -> float:
     from mcp import Client, StdioServerParameters
 
     calls = [c for c in _calls(n * 6) if c[0] == "train_search_tickets"][:n]
-    params = StdioServerParameters(command=sys.executable, args=["-m", "plugineval.cli", "tools", "serve", "travel"], env={**os.environ})
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "plugineval.cli", "tools", "serve", "travel"], env={**os.environ}
+    )
     async with Client(params) as c:
         name, args, ref = calls[0]
         await c.call_tool(name, args, meta={"reference_time": ref})
@@ -68,7 +77,9 @@ def main() -> None:
     ap.add_argument("--stdio-n", type=int, default=500)
     a = ap.parse_args()
     rate = anyio.run(in_process, a.n)
-    print(f"in-process MCP client session: {rate:,.0f} calls/s over {a.n} calls ({', '.join(TOOLS)})  target >= 1,000")
+    print(
+        f"in-process MCP client session: {rate:,.0f} calls/s over {a.n} calls ({', '.join(TOOLS)})  target >= 1,000"
+    )
     rate = anyio.run(over_stdio, a.stdio_n)
     print(f"stdio server subprocess:       {rate:,.0f} calls/s over {a.stdio_n} calls (train_search_tickets)")
     print(f"load average while measuring: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
