@@ -552,6 +552,10 @@ def test_page_browser_filter_and_permalink(page, server, records) -> None:  # ty
     box.press("Enter")
     page.get_by_text(f"1 of {len(records)} records match").first.wait_for()
     other = next(r for r in records if r.id != target.id)
+    # the status line may update before the table re-renders: wait for the table itself
+    page.wait_for_function(
+        f"() => !document.querySelector('#browser-table').innerText.includes('{other.id}')", timeout=15000
+    )
     assert other.id not in page.locator("#browser-table").inner_text()
     page.locator("#browser-table [role=gridcell]").filter(has_text=target.id).first.click()
     page.locator("#record-view").get_by_text(target.reference_time).first.wait_for()
