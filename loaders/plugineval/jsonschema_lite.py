@@ -134,10 +134,19 @@ def compile_schema(schema: dict[str, Any], check_formats: bool = True) -> Check:
         types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         preds = [_TYPES[t] for t in types]
         want = " or ".join(types)
+        exact = {"string": str, "boolean": bool, "array": list, "object": dict}
+        if len(types) == 1 and types[0] in exact:  # the common case, without a generator per value
+            cls = exact[types[0]]
 
-        def c_type(v: Any, p: str, e: list[str]) -> None:
-            if not any(f(v) for f in preds):
-                e.append(f"{p}: expected {want}, got {_type_name(v)} {v!r}")
+            def c_type(v: Any, p: str, e: list[str]) -> None:
+                if type(v) is not cls and not isinstance(v, cls):
+                    e.append(f"{p}: expected {want}, got {_type_name(v)} {v!r}")
+
+        else:
+
+            def c_type(v: Any, p: str, e: list[str]) -> None:
+                if not any(f(v) for f in preds):
+                    e.append(f"{p}: expected {want}, got {_type_name(v)} {v!r}")
 
         checks.append(c_type)
     if "enum" in schema:
@@ -219,9 +228,12 @@ def compile_schema(schema: dict[str, Any], check_formats: bool = True) -> Check:
 
             checks.append(c_any)
 
+    if len(checks) == 1:
+        return checks[0]
+
     def check(v: Any, p: str, e: list[str]) -> None:
+        n = len(e)
         for c in checks:
-            n = len(e)
             c(v, p, e)
             if len(e) > n:  # stop at the first failing keyword of this node: one clear message
                 return
