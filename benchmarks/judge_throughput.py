@@ -137,21 +137,28 @@ def cli(tmp: Path) -> None:
     print(f"CLI end to end, {lines} lines: {time.perf_counter() - t0:.2f} s (target < 3 s)")
 
 
-def llm_path(n: int = 640) -> None:
-    from fake_openai import FakeOpenAI, judge_data
+def _judge_answer(body: dict[str, Any]) -> dict[str, Any]:
+    from fake_openai import judge_data
 
-    def judge(body: dict[str, Any]) -> dict[str, Any]:
-        d = judge_data(body)
-        same = str(d["predicted_value"]).endswith(str(d["accepted_values"][0]))
-        return {
-            "content": json.dumps(
-                {
-                    "equivalent": same,
-                    "matched_value": d["accepted_values"][0] if same else None,
-                    "justification": "t",
-                }
-            )
-        }
+    d = judge_data(body)
+    same = str(d["predicted_value"]).endswith(str(d["accepted_values"][0]))
+    match = d["accepted_values"][0] if same else None
+    return {"content": json.dumps({"equivalent": same, "matched_value": match, "justification": "t"})}
+
+
+def serve_judge() -> None:
+    """The endpoint in its own process, as a real one is; answers its request count on each line."""
+    from fake_openai import FakeOpenAI
+
+    with FakeOpenAI(_judge_answer, latency_s=0.2) as srv:
+        srv.server.socket.listen(1024)  # socketserver's default backlog of 5 refuses bursts
+        print(srv.base_url, flush=True)
+        for _ in sys.stdin:
+            print(len(srv.requests), flush=True)
+
+
+def llm_path(n: int = 640) -> None:
+    import openai  # noqa: F401  (its first import takes seconds: not part of the rate)
 
     from judge_fixtures import make_pred, make_record
 
@@ -164,21 +171,37 @@ def llm_path(n: int = 640) -> None:
         )
         for r in recs
     }
-    with FakeOpenAI(judge, latency_s=0.2) as srv, tempfile.TemporaryDirectory() as tmp:
-        cfg = LLMConfig(
-            base_url=srv.base_url, model="fake", concurrency=32, cache_path=str(Path(tmp) / "c.sqlite")
-        )
-        t0 = time.perf_counter()
-        Judge("hybrid", cfg).run(recs, preds)  # type: ignore[arg-type]
-        dt = time.perf_counter() - t0
-        calls = len(srv.requests)
-        rate = calls / dt
-        print(
-            f"LLM judge, 200 ms per call, concurrency 32: {calls} calls in {dt:.2f} s = {rate:.0f} calls/s = {rate / 160:.0%} of the 160/s bound"
-        )
-        before = len(srv.requests)
-        Judge("hybrid", cfg).run(recs, preds)  # type: ignore[arg-type]
-        print(f"  second run: {len(srv.requests) - before} calls (disk cache)")
+    server = subprocess.Popen(
+        [sys.executable, __file__, "--serve-judge"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert server.stdin is not None and server.stdout is not None
+    stdin, stdout = server.stdin, server.stdout
+    try:
+        url = stdout.readline().strip()
+
+        def count() -> int:
+            stdin.write("?\n")
+            stdin.flush()
+            return int(stdout.readline())
+
+        with tempfile.TemporaryDirectory() as tmp:
+            cfg = LLMConfig(
+                base_url=url, model="fake", concurrency=32, cache_path=str(Path(tmp) / "c.sqlite")
+            )
+            t0 = time.perf_counter()
+            Judge("hybrid", cfg).run(recs, preds)  # type: ignore[arg-type]
+            dt = time.perf_counter() - t0
+            calls = count()
+            rate = calls / dt
+            print(
+                f"LLM judge, 200 ms per call, concurrency 32: {calls} calls in {dt:.2f} s = {rate:.0f} calls/s"
+                f" = {rate / 160:.0%} of the 160/s bound"
+            )
+            Judge("hybrid", cfg).run(recs, preds)  # type: ignore[arg-type]
+            print(f"  second run: {count() - calls} calls (disk cache)")
+    finally:
+        stdin.close()
+        server.wait(timeout=10)
 
 
 def main() -> None:
@@ -187,7 +210,11 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=3000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--skip", default="", help="comma-separated parts to skip: bfcl,records,cli,llm")
+    ap.add_argument("--serve-judge", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.serve_judge:
+        serve_judge()
+        return
     skip = set(a.skip.split(","))
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores\n")
     if "bfcl" not in skip:
