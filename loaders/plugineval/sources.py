@@ -6,8 +6,11 @@ The default is the local release folder when one was built (``dist/plugineval-zh
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,18 @@ from .schema import Record, SchemaError
 
 HUB_REPO = "plugineval/plugineval-zh"
 LOCAL_RELEASE = Path("dist/plugineval-zh")
+
+
+@contextlib.contextmanager
+def no_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector (restored afterwards) while building many objects."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def default_source() -> str:
@@ -76,7 +91,8 @@ def load_records(
 ) -> list[Record]:
     """Typed records; a bad row raises SchemaError naming the record id and the field."""
     rows = load_rows(source, split, revision)
-    out = [Record.from_row(r) for r in rows]
+    with no_gc():  # thousands of nested, long-lived objects: the cyclic GC would re-walk them all
+        out = [Record.from_row(r) for r in rows]
     ids = [r.id for r in out]
     if len(ids) != len(set(ids)):
         dup = sorted({i for i in ids if ids.count(i) > 1})[:5]

@@ -60,11 +60,14 @@ class Judge:
         predictions: Mapping[str, Prediction],
         progress: Callable[[int], None] | None = None,
     ) -> dict[str, RecordVerdict]:
+        from ..sources import no_gc
+
         works = []
-        for r in records:
-            works.append(self.rules.judge(r, predictions.get(r.id)))
-            if progress is not None:
-                progress(1)
+        with no_gc():
+            for r in records:
+                works.append(self.rules.judge(r, predictions.get(r.id)))
+                if progress is not None:
+                    progress(1)
         if self.llm is not None:
             self._settle(works)
         return {w.record.id: decide(w, self.rules) for w in works}

@@ -6,7 +6,7 @@ import json
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from ._base import SchemaError, StrictModel, validate_or_raise
 from .catalog import ArgAnnotation
@@ -162,20 +162,8 @@ class Record(StrictModel):
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Record:
-        """Inverse of ``to_row``; errors name the record id and the field.
-
-        Fast path: the JSON columns are spliced, unparsed, into one JSON document that pydantic
-        parses and validates in one pass (no Python ``json.loads``); any problem falls back to the
-        slow path, whose errors name the column."""
+        """Inverse of ``to_row``; errors name the record id and the field."""
         rid = str(row.get("id", "<no id>"))
-        try:
-            parts = []
-            for k, v in row.items():
-                raw = v if k in JSON_COLUMNS and isinstance(v, str) else json.dumps(v, ensure_ascii=False)
-                parts.append(f"{json.dumps(k)}:{raw}")
-            return cls.model_validate_json("{" + ",".join(parts) + "}")
-        except (ValidationError, TypeError, ValueError):
-            pass
         data = dict(row)
         for col in JSON_COLUMNS:
             v = data.get(col)
