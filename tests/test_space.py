@@ -584,6 +584,9 @@ def test_page_live_judge_upload(page, server, records, tmp_path: Path) -> None: 
     assert "not valid JSON" in status.inner_text()
     _shot(page, "judge-invalid")
     page.locator("#upload button[aria-label='Clear']").first.click()
+    # the upload box re-renders after Clear: wait until the old file is gone before choosing the next
+    page.locator("#upload").get_by_text("bad.jsonl").first.wait_for(state="detached")
+    page.locator("#upload input[type=file]").first.wait_for(state="attached")
     broken = next(r for r in records if r.kind == "positive" and "date" in r.gold_calls[0].arguments)
     good = _write(tmp_path, "good.jsonl", _gold_lines(records, break_one=broken.id))
     page.locator("#upload input[type=file]").set_input_files(str(good))
