@@ -13,6 +13,8 @@ from plugineval.catalog import Catalog
 from plugineval.normalize import holiday_date
 from plugineval.schema import Call, GoldAlternative, Plugin
 
+from ..tools.runtime import stable_rng
+
 CANARY = "PLUGINEVAL-CANARY-6f1d4e2a-3b7c-4c1e-9a5d-2e8f0b7c41d9"
 LICENSE = "Apache-2.0"
 CST = timezone(timedelta(hours=8))
@@ -23,9 +25,7 @@ def record_id(query: str, plugin: str, kind: str) -> str:
     return "pe-" + hashlib.sha256(f"{query}\x1f{plugin}\x1f{kind}".encode()).hexdigest()[:16]
 
 
-def rng_for(*keys: object) -> random.Random:
-    h = hashlib.blake2b("|".join(map(str, keys)).encode(), digest_size=8).digest()
-    return random.Random(int.from_bytes(h, "big"))
+rng_for = stable_rng  # one seeding rule for the store, the tools and the builder
 
 
 def special_days(start: date, end: date) -> list[date]:
