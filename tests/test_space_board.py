@@ -1,0 +1,152 @@
+"""The Space's leaderboard store: idempotent SQLite with WAL, compressed verdicts, mixtures, table views."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "space"))
+
+from plugineval_space import table  # noqa: E402
+from plugineval_space.store import Entry, SqliteBoard, content_hash, pack_verdicts, unpack_verdicts  # noqa: E402
+
+from plugineval import metrics as M  # noqa: E402
+
+
+def _verdicts(
+    n_tp: int, n_fn: int, n_tn: int, n_fp: int, difficulty: str = "easy"
+) -> dict[str, dict[str, object]]:
+    out: dict[str, dict[str, object]] = {}
+    for i, (o, kind) in enumerate(
+        [("TP", "positive")] * n_tp
+        + [("FN", "positive")] * n_fn
+        + [("TN", "neg_A")] * n_tn
+        + [("FP", "neg_A")] * n_fp
+    ):
+        cat = {"FN": "miss_recall", "FP": "over_recall"}.get(o)
+        out[f"r{i}"] = {
+            "outcome": o,
+            "category": cat,
+            "subtype": None,
+            "kind": kind,
+            "difficulty": difficulty,
+        }
+    return out
+
+
+def _entry(model: str, verdicts: dict[str, dict[str, object]], **kw: object) -> Entry:
+    base: dict[str, object] = dict(
+        model=model,
+        organisation="org",
+        link="",
+        kind="submission",
+        status="self-reported",
+        dataset_version="0.0.1",
+        judge_version="1.0.0",
+        judge_mode="rules",
+        judge_model="",
+        cost_usd=None,
+        latency_ms=None,
+        verdicts=verdicts,
+        content_hash=content_hash(json.dumps(verdicts).encode(), model),
+    )
+    base.update(kw)
+    return Entry(**base)  # type: ignore[arg-type]
+
+
+# --- the store --------------------------------------------------------------------------------------
+
+
+def test_sqlite_board_is_idempotent_and_uses_wal(tmp_path: Path) -> None:
+    board = SqliteBoard(tmp_path / "lb.sqlite")
+    e = _entry("m1", _verdicts(3, 1, 2, 0))
+    assert board.add(e) is True
+    assert board.add(e) is False  # same content hash: nothing changes
+    assert board.count() == 1
+    got = board.entries()[0]
+    assert got.model == "m1" and got.verdicts == e.verdicts
+    con = sqlite3.connect(tmp_path / "lb.sqlite")
+    assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    with pytest.raises(sqlite3.IntegrityError):  # the UNIQUE constraint itself, not just our check
+        con.execute(
+            "INSERT INTO entries (content_hash, created, model, organisation, link, kind, status, dataset_version, judge_version, judge_mode, judge_model, verdicts) SELECT content_hash, created, model, organisation, link, kind, status, dataset_version, judge_version, judge_mode, judge_model, verdicts FROM entries"
+        )
+
+
+def test_content_hash_depends_on_bytes_and_model() -> None:
+    assert content_hash(b"x", "a") == content_hash(b"x", " a ")
+    assert content_hash(b"x", "a") != content_hash(b"x", "b")
+    assert content_hash(b"x", "a") != content_hash(b"y", "a")
+
+
+def test_verdicts_round_trip_compressed() -> None:
+    v = _verdicts(50, 10, 30, 5)
+    blob = pack_verdicts(v)
+    assert unpack_verdicts(blob) == v
+    assert len(blob) < len(json.dumps(v))
+
+
+def test_concurrent_adds_lose_and_duplicate_nothing(tmp_path: Path) -> None:
+    board = SqliteBoard(tmp_path / "lb.sqlite")
+    entries = [_entry(f"m{i}", _verdicts(i % 5 + 1, 2, 1, 1)) for i in range(50)]
+    with ThreadPoolExecutor(16) as ex:  # every entry twice, from many threads, through fresh boards too
+        results = list(
+            ex.map(
+                lambda e: (board if hash(e.model) % 2 else SqliteBoard(board.path)).add(e), entries + entries
+            )
+        )
+    assert sum(results) == 50
+    assert board.count() == 50
+    assert sorted(e.model for e in board.entries()) == sorted(f"m{i}" for i in range(50))
+
+
+# --- leaderboard rows and mixtures ---------------------------------------------------------------------
+
+
+def test_mixture_recomputes_every_row_like_metrics_mixture() -> None:
+    v = _verdicts(4, 0, 2, 0, "easy") | {
+        f"h{i}": {
+            "outcome": "FN",
+            "category": "miss_recall",
+            "subtype": None,
+            "kind": "positive",
+            "difficulty": "hard",
+        }
+        for i in range(4)
+    }
+    e = _entry("m", v)
+    for preset, w in table.PRESETS.items():
+        df = table.leaderboard([e], table.weights_for(preset, 0, 0, 0))
+        want = M.mixture(list(v.values()), w)
+        assert df.loc[0, "Recall"] == round(100 * want["recall"], 2)
+        assert df.loc[0, "Accuracy"] == round(100 * want["accuracy"], 2)
+    easy_only = table.leaderboard([e], table.weights_for(table.CUSTOM, 1, 0, 0))
+    hard_only = table.leaderboard([e], table.weights_for(table.CUSTOM, 0, 0, 5))
+    assert easy_only.loc[0, "Recall"] == 100.0 and hard_only.loc[0, "Recall"] == 0.0
+    assert easy_only.loc[0, "Recall easy"] == 100.0 and easy_only.loc[0, "Recall hard"] == 0.0
+    with pytest.raises(ValueError, match="not all zero"):
+        table.weights_for(table.CUSTOM, 0, 0, 0)
+
+
+def test_leaderboard_search_filters_sort_and_columns() -> None:
+    a = _entry("alpha", _verdicts(9, 1, 5, 0), organisation="Acme")
+    b = _entry("beta", _verdicts(2, 8, 5, 0), kind="baseline", status="verified")
+    w = table.PRESETS["original (0.40/0.40/0.20)"]
+    df = table.leaderboard([b, a], w)
+    assert list(df["Model"]) == ["alpha", "beta"]
+    assert list(table.leaderboard([b, a], w, descending=False)["Model"]) == ["beta", "alpha"]
+    assert list(table.leaderboard([a, b], w, search="acme")["Model"]) == ["alpha"]
+    assert list(table.leaderboard([a, b], w, status=["verified"])["Model"]) == ["beta"]
+    assert list(table.leaderboard([a, b], w, types=["submission"])["Model"]) == ["alpha"]
+    cols = table.leaderboard([a, b], w, columns=["Recall", "Status"]).columns
+    assert list(cols) == ["Model", "Recall", "Status"]
+    assert df.loc[0, "Recall 95% CI"].startswith("[")
+
+
+# --- the running app ---------------------------------------------------------------------------------
