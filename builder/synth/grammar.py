@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import yaml
 from pydantic import Field, model_validator
@@ -21,16 +21,6 @@ from plugineval.schema import SchemaError, StrictModel
 from plugineval.schema._base import validate_or_raise
 
 GRAMMAR_DIR = Path(__file__).resolve().parents[1] / "grammars"
-STEPS = (
-    "relative_time",
-    "year_inference",
-    "time_format",
-    "numeral",
-    "unit_conversion",
-    "implicit_entity",
-    "implied_intent",
-    "enum_paraphrase",
-)
 SLOT_RE = re.compile(r"\{(?P<name>[a-z_][a-z0-9_]*)(?::(?P<form>[a-z_]+))?\}")
 ALT_RE = re.compile(r"\[([^\[\]]*)\]")
 
@@ -45,6 +35,7 @@ Step = Literal[
     "implied_intent",
     "enum_paraphrase",
 ]
+STEPS: tuple[str, ...] = get_args(Step)  # the inference steps a pattern may declare
 
 
 class Choice(StrictModel):
