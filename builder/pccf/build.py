@@ -61,6 +61,7 @@ class BuildStats:
     mcp_calls: int = 0
     llm_calls: dict[str, int] = field(default_factory=dict)
     budget_transfers: int = 0
+    reallocated: dict[str, int] = field(default_factory=dict)  # split -> budget moved off exhausted units
     real_candidates: int = 0
     real_accepted: int = 0
     real_dropped: dict[str, int] = field(default_factory=dict)
@@ -190,6 +191,8 @@ class Builder:
                         row["verified"] += 1
                 if tried >= 3 and won == 0:  # its patterns are spent (duplicates, refuted, full): stop asking
                     st.exhausted.add(unit)
+            if cfg.stage2.reallocate:
+                self._reallocate(st, split)
             row["pass_rate"] = round(row["verified"] / row["candidates"], 4) if row["candidates"] else None
             row["covered"] = sum(st.coverage.counts.values())
             self.stats.rounds.append(row)
@@ -227,6 +230,29 @@ class Builder:
             if self._apply(st, split, unit, res):
                 self.stats.real_accepted += 1
                 bar.update(1)
+
+    def _reallocate(self, st: SplitState, split: str) -> None:
+        """The deficit of an exhausted unit moves to the live units of the same kind and difficulty in
+        the split (round-robin in a stable order, the plugin's own units first): a scenario whose
+        patterns are spent cannot fill its share, and the split's kind and difficulty mix is what the
+        budget fixes. Every plugin keeps the examples it already has."""
+        kind_of = {(p.id, s.id): s.kind for p in self.catalog.plugins for s in p.scenarios}
+        live: dict[tuple[str, str], list[Unit]] = defaultdict(list)
+        for u in sorted(st.coverage.budgets, key=lambda u: hashlib.sha256("|".join(u).encode()).hexdigest()):
+            if u not in st.exhausted:
+                live[(kind_of[(u[0], u[1])], u[2])].append(u)
+        for u in sorted(st.exhausted):
+            d = st.coverage.deficit(u)
+            group = live.get((kind_of[(u[0], u[1])], u[2]), [])
+            if d == 0 or not group:
+                continue
+            st.coverage.budgets[u] -= d
+            own = [v for v in group if v[0] == u[0]]
+            order = own + [v for v in group if v[0] != u[0]]
+            for i in range(d):
+                v = order[i % len(order)]
+                st.coverage.budgets[v] += 1
+            self.stats.reallocated[split] = self.stats.reallocated.get(split, 0) + d
 
     def _transfer(self, st: SplitState, split: str, rec: Record, target: Unit) -> bool:
         """A negative whose observed difficulty unit is full may take one unit of budget from another

@@ -49,6 +49,8 @@ class Stage2(_Strict):
     max_rounds: int = Field(default=12, ge=1)
     closed_loop: bool = True
     strengthen: bool = True
+    reallocate: bool = True
+    """move the deficit of exhausted units to live units of the same kind and difficulty"""
 
 
 class RouterCfg(_Strict):

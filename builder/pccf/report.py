@@ -118,6 +118,7 @@ def build_report(
         },
         "strengthened_negatives": stats.strengthened,
         "negative_budget_transfers": stats.budget_transfers,
+        "reallocated_from_exhausted_units": dict(sorted(stats.reallocated.items())),
         "real_queries": {
             "source": "HammerBench zh single-turn (Apache-2.0), builder/real/",
             "entered_stage_I": stats.real_candidates,
@@ -220,6 +221,12 @@ def report_markdown(r: dict[str, Any]) -> str:
         )
     lines += ["", "Roles:"] + [f"- {k}: {v}" for k, v in r["roles"].items()]
     lines += ["", "Stopped: " + ", ".join(f"{k}: {v}" for k, v in r["stopped"].items())]
+    moved = r.get("reallocated_from_exhausted_units") or {}
+    if moved:
+        lines.append(
+            "Budget moved from exhausted units to live units of the same kind and difficulty: "
+            + ", ".join(f"{k} {v}" for k, v in moved.items())
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -78,9 +78,7 @@ def capacities(catalog: Catalog, plugin: str, g: PluginGrammar) -> list[PatternY
                     if all(jaccard(gm, o) < THRESHOLD for o in chosen[split]):
                         chosen[split].append(gm)
                         cap += 1
-                out.append(
-                    PatternYield(s.id, pat.id, split, pattern_difficulty(pat, g), len(pat.calls), cap)
-                )
+                out.append(PatternYield(s.id, pat.id, split, pattern_difficulty(pat, g), len(pat.calls), cap))
     return out
 
 

@@ -1,0 +1,51 @@
+"""Stage II budget bookkeeping: the deficit of an exhausted unit moves to live units of the same kind
+and difficulty, the plugin's own units first, and nothing already counted is lost."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from plugineval.builder.pccf.build import Builder, BuildStats, SplitState
+from plugineval.builder.pccf.coverage import Coverage
+from plugineval.catalog import load_catalog
+
+CAT = load_catalog()
+
+
+def _units(kind: str) -> list[tuple[str, str]]:
+    return [(p.id, s.id) for p in CAT.plugins for s in p.scenarios if s.kind == kind]
+
+
+def test_exhausted_deficit_moves_to_live_units_of_the_same_kind_and_difficulty() -> None:
+    trig = _units("trigger")
+    a, b = trig[0], next(u for u in trig if u[0] == trig[0][0] and u != trig[0])
+    c = next(u for u in trig if u[0] != a[0])
+    neg = _units("neg_C")[0]
+    budgets = {
+        (*a, "hard"): 6,  # exhausted with 2 counted: its deficit of 4 moves
+        (*b, "hard"): 3,  # same plugin, same difficulty: served first
+        (*c, "hard"): 3,
+        (*c, "easy"): 5,  # another difficulty: untouched
+        (*neg, "hard"): 2,  # another kind: untouched
+    }
+    st = SplitState(Coverage("test", dict(budgets)))
+    st.coverage.counts[(*a, "hard")] = 2
+    st.exhausted.add((*a, "hard"))
+    me = SimpleNamespace(catalog=CAT, stats=BuildStats())
+    Builder._reallocate(me, st, "test")  # type: ignore[arg-type]
+    got = st.coverage.budgets
+    assert got[(*a, "hard")] == 2 and st.coverage.deficit((*a, "hard")) == 0
+    assert got[(*b, "hard")] + got[(*c, "hard")] == 3 + 3 + 4
+    assert got[(*b, "hard")] >= 3 + 2  # round-robin starts with the plugin's own units
+    assert got[(*c, "easy")] == 5 and got[(*neg, "hard")] == 2
+    assert sum(got.values()) == sum(budgets.values())
+    assert me.stats.reallocated == {"test": 4}
+
+
+def test_nothing_moves_when_no_live_unit_of_that_kind_and_difficulty_remains() -> None:
+    a = _units("trigger")[0]
+    st = SplitState(Coverage("test", {(*a, "hard"): 5}))
+    st.exhausted.add((*a, "hard"))
+    me = SimpleNamespace(catalog=CAT, stats=BuildStats())
+    Builder._reallocate(me, st, "test")  # type: ignore[arg-type]
+    assert st.coverage.budgets == {(*a, "hard"): 5} and me.stats.reallocated == {}
