@@ -13,6 +13,7 @@ from plugineval import compare, evaluate
 from plugineval.metrics import mixture, summarize
 from plugineval.predictions import PredictionFileError, parse_predictions, read_predictions
 from plugineval.report import Report
+from plugineval.schema import Call, Prediction
 
 from judge_fixtures import make_record
 
@@ -73,6 +74,15 @@ def test_plain_and_openai_forms_and_optional_keys() -> None:
     assert p["c"].invalid and "not valid JSON" in (p["c"].invalid_reason or "")
     assert p["d"].content == "不需要工具" and not p["d"].invalid
     assert p["e"].invalid
+    # the reader builds models without a second validation pass: they equal the validated ones
+    for pred in p.values():
+        dumped = pred.model_dump()
+        again = Prediction.model_validate(dumped)
+        assert again == pred and again.model_dump() == dumped
+        assert all(type(c) is Call for c in pred.calls)
+    q = parse_predictions(_lines([{"id": "f", "calls": [], "latency_ms": 7, "cost_usd": 0}]))
+    assert q["f"].latency_ms == 7.0 and isinstance(q["f"].latency_ms, float)
+    assert q["f"] == Prediction(id="f", latency_ms=7, cost_usd=0)
 
 
 @pytest.mark.parametrize(

@@ -87,7 +87,7 @@ def _parse_calls(obj: dict[str, Any]) -> tuple[list[Call], str | None]:
             if why is not None:
                 invalid = invalid or why
                 continue
-            calls.append(Call(name=fn["name"], arguments=args or {}))
+            calls.append(_call(fn["name"], args or {}))
         return calls, invalid
     items = obj.get("calls", [])
     if items is None:
@@ -106,7 +106,7 @@ def _parse_calls(obj: dict[str, Any]) -> tuple[list[Call], str | None]:
         if why is not None:
             invalid = invalid or why
             continue
-        calls.append(Call(name=c["name"], arguments=args or {}))
+        calls.append(_call(c["name"], args or {}))
     return calls, invalid
 
 
@@ -129,13 +129,19 @@ def parse_line(obj: Any) -> Prediction:
     calls, invalid = _parse_calls(obj)
     if obj.get("error"):
         invalid = invalid or f"the model call failed or its output could not be parsed: {obj['error']}"
-    return Prediction(
-        id=rid,
-        calls=calls,
-        invalid=invalid is not None,
-        invalid_reason=invalid,
-        **{k: obj[k] for k in OPTIONAL if obj.get(k) is not None},
+    extra = {k: obj[k] for k in OPTIONAL if obj.get(k) is not None}
+    for k in ("latency_ms", "cost_usd"):
+        if k in extra:
+            extra[k] = float(extra[k])
+    # every field was checked above (types, non-empty id and names, object arguments), so the model
+    # is built without a second validation pass; tests pin it equal to the validated model
+    return Prediction.model_construct(
+        id=rid, calls=calls, invalid=invalid is not None, invalid_reason=invalid, **extra
     )
+
+
+def _call(name: str, arguments: dict[str, Any]) -> Call:
+    return Call.model_construct(name=name, arguments=arguments)
 
 
 def parse_predictions(

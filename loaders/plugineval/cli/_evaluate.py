@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from pathlib import Path
@@ -86,6 +87,9 @@ def run(args: argparse.Namespace) -> int:
     from ..predictions import PredictionFileError
     from ..scoring import evaluate
 
+    # a one-shot process that builds tens of thousands of long-lived objects and frees them at exit:
+    # the cyclic collector would only re-walk them (refcounting still frees what dies on the way)
+    gc.disable()
     if not Path(args.predictions).exists():
         raise CliError(f"predictions file not found: {args.predictions}")
     try:

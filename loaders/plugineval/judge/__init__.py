@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..schema import Prediction, Record
 from ._core import RulesJudge, Work, decide
-from ._llm import PROMPT_VERSION, LLMConfig, LLMJudge, Question, run_sync
 from ._types import ArgVerdict, Category, Outcome, Reason, RecordVerdict, Subtype
+
+if TYPE_CHECKING:
+    from ._llm import LLMConfig, LLMJudge
 
 JudgeMode = Literal["rules", "llm", "hybrid"]
 MODES: tuple[str, ...] = ("rules", "llm", "hybrid")
@@ -38,11 +40,14 @@ class Judge:
         if mode not in MODES:
             raise ValueError(f"judge mode must be one of {', '.join(MODES)}, got {mode!r}")
         self.requested_mode = mode
-        if mode != "rules" and llm is None:
-            llm = LLMConfig.from_env()
         self.llm: LLMJudge | None = None
-        if mode != "rules" and llm is not None:
-            self.llm = llm if isinstance(llm, LLMJudge) else LLMJudge(llm)
+        if mode != "rules":  # the LLM client side (asyncio, sqlite cache) loads only when asked for
+            from ._llm import LLMConfig, LLMJudge
+
+            if llm is None:
+                llm = LLMConfig.from_env()
+            if llm is not None:
+                self.llm = llm if isinstance(llm, LLMJudge) else LLMJudge(llm)
         self.mode: str = mode if self.llm is not None else "rules"
         self.rules = RulesJudge()
 
@@ -73,6 +78,8 @@ class Judge:
         return {w.record.id: decide(w, self.rules) for w in works}
 
     def _settle(self, works: list[Work]) -> None:
+        from ._llm import Question, run_sync
+
         assert self.llm is not None
         todo: list[tuple[ArgVerdict, Question]] = []
         for w in works:
@@ -96,4 +103,14 @@ class Judge:
 
 
 def prompt_version() -> str:
+    from ._llm import PROMPT_VERSION
+
     return PROMPT_VERSION
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("LLMConfig", "LLMJudge"):
+        from . import _llm
+
+        return getattr(_llm, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
