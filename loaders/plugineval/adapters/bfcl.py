@@ -396,8 +396,9 @@ def prediction_from_bfcl(record: Record, decoded: Any, pred_id: str | None = Non
                 return Prediction(
                     id=rid, invalid=True, invalid_reason=f"arguments of {fname!r} are not an object"
                 )
-            calls.append(Call(name=map_call_name(str(fname), names), arguments=args))
-    return Prediction(id=rid, calls=calls)
+            # checked above (a str name, an object of arguments): built without a second validation
+            calls.append(Call.model_construct(name=map_call_name(str(fname), names), arguments=args))
+    return Prediction.model_construct(id=rid, calls=calls)
 
 
 # --- the oracle (BFCL's own checker's verdicts) --------------------------------------------------------
