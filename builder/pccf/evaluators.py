@@ -242,6 +242,33 @@ class ArgumentEvaluator:
 
 
 class ResultEvaluator:
+    """Does the response answer the request: execution succeeded, the entities the call names (free
+    text: a city, a title, a station) come back in it, and nothing asked for came back empty.
+    Arguments with an enum or a non-string type are the schema's to check: a tool need not echo a
+    category it filtered on, and penalizing that would make the call that drops the constraint win."""
+
+    def __init__(self, catalog: Catalog | None = None) -> None:
+        self.catalog = catalog
+        self._free_text: dict[str, frozenset[str] | None] = {}
+
+    def _entity_args(self, tool: str) -> frozenset[str] | None:
+        """The tool's free-text string arguments (None: unknown tool, every string counts)."""
+        if tool not in self._free_text:
+            props = None
+            if self.catalog is not None:
+                try:
+                    props = self.catalog.tool(tool).parameters.get("properties", {})
+                except KeyError:
+                    props = None
+            self._free_text[tool] = (
+                None
+                if props is None
+                else frozenset(
+                    k for k, sch in props.items() if sch.get("type") == "string" and "enum" not in sch
+                )
+            )
+        return self._free_text[tool]
+
     def assess(self, calls: list[Call], outcomes: list[CallOutcome]) -> tuple[float, str]:
         if not outcomes or any(not o.ok for o in outcomes):
             return 0.0, "execution failed"
@@ -249,7 +276,12 @@ class ResultEvaluator:
         notes = []
         for c, o in zip(calls, outcomes, strict=True):
             text = json.dumps(o.result, ensure_ascii=False)
-            wanted = [v for v in c.arguments.values() if isinstance(v, str) and 1 < len(v) <= 30]
+            entity = self._entity_args(c.name)
+            wanted = [
+                v
+                for k, v in c.arguments.items()
+                if isinstance(v, str) and 1 < len(v) <= 30 and (entity is None or k in entity)
+            ]
             echoed = [v for v in wanted if v in text or (canonical_place(v) or "\0") in text]
             s = 1.0 if not wanted else 0.5 + 0.5 * len(echoed) / len(wanted)
             empties = [k for k, v in (o.result or {}).items() if isinstance(v, list) and not v]

@@ -65,7 +65,7 @@ class StageOne:
         self.ex = executor
         self.generators = generators
         self.args = ArgumentEvaluator(catalog)
-        self.results = ResultEvaluator()
+        self.results = ResultEvaluator(catalog)
         self.rules = RulesJudge()
         self._validators: dict[str, Validator] = {}
         self.proposals = 0
