@@ -35,3 +35,36 @@ def test_a_named_entity_missing_from_the_response_still_costs() -> None:
     assert ev.assess([call], [_ok(echoed)])[0] == 1.0
     failed = CallOutcome(False, None, "CITY_NOT_FOUND", "no such city", 1.0)
     assert ev.assess([call], [failed])[0] == 0.0
+
+
+def test_a_confirmed_creation_with_empty_lists_is_a_full_answer() -> None:
+    ev = ResultEvaluator(CAT)
+    create = Call(name="calendar_create_event", arguments={"title": "周会"})
+    made = {"event_id": "e1", "status": "created", "title": "周会", "attendees": [], "conflicts": []}
+    assert ev.assess([create], [_ok(made)])[0] == 1.0
+    # a listing that found nothing is still an empty answer (the event list is the answer)
+    listing = Call(name="calendar_list_events", arguments={"date_from": "2026-03-18"})
+    s, note = ev.assess([listing], [_ok({"date_from": "2026-03-18", "count": 0, "events": []})])
+    assert s < 0.8 and "empty events" in note
+    # one non-empty list is an answer: artists found, no tracks
+    found = {"keyword": "周杰伦", "results": [], "artists": [{"name": "周杰伦"}]}
+    assert ev.assess([Call(name="music_search", arguments={"keyword": "周杰伦"})], [_ok(found)])[0] == 1.0
+
+
+def test_a_call_to_another_tool_leaves_the_exemplar_constraints_unused() -> None:
+    from plugineval.builder.pccf.evaluators import ArgumentEvaluator
+
+    ev = ArgumentEvaluator(CAT)
+    q = "3月18号16:15到17:45，季度复盘，叫上刘超和吕敏杰"
+    ref = "2026-03-10T09:00:00+08:00"
+    lex = {
+        ("calendar_create_event", "title", '"季度复盘"'),
+        ("calendar_create_event", "attendees", '["刘超", "吕敏杰"]'),
+    }
+    listing = Call(
+        name="calendar_list_events", arguments={"date_from": "2026-03-18", "date_to": "2026-03-18"}
+    )
+    plugin = CAT.plugin("calendar")
+    with_lex = ev.assess(q, ref, plugin, [listing], lex).score
+    without = ev.assess(q, ref, plugin, [listing], set()).score
+    assert with_lex < without

@@ -216,8 +216,7 @@ class ArgumentEvaluator:
             mine = {
                 (c.name, k, json.dumps(v, ensure_ascii=False)) for c in calls for k, v in c.arguments.items()
             }
-            tools = {c.name for c in calls}
-            wanted = {e for e in lexicon if e[0] in tools}
+            wanted = set(lexicon)  # a call to another tool of the plugin leaves them all unused
             total += len(wanted)
             used += len(wanted & mine)
         if total:  # leaving part of the request out costs; context mentions cost little
@@ -269,6 +268,20 @@ class ResultEvaluator:
             )
         return self._free_text[tool]
 
+    def _found_nothing(self, tool: str, result: dict[str, Any]) -> bool:
+        """Every list of the response is empty (no show, no train, no event) — unless the call changed
+        state and confirms it (a status beside the created thing): an event created with no attendees
+        and no conflicts is a full answer, and capping it made a listing call outscore the creation."""
+        lists = [v for v in result.values() if isinstance(v, list)]
+        if not lists or any(lists):
+            return False
+        if self.catalog is not None and "status" in result:
+            try:
+                return not self.catalog.tool(tool).stateful
+            except KeyError:
+                return True
+        return True
+
     def assess(self, calls: list[Call], outcomes: list[CallOutcome]) -> tuple[float, str]:
         if not outcomes or any(not o.ok for o in outcomes):
             return 0.0, "execution failed"
@@ -284,9 +297,10 @@ class ResultEvaluator:
             ]
             echoed = [v for v in wanted if v in text or (canonical_place(v) or "\0") in text]
             s = 1.0 if not wanted else 0.5 + 0.5 * len(echoed) / len(wanted)
-            empties = [k for k, v in (o.result or {}).items() if isinstance(v, list) and not v]
-            if empties:
+            if self._found_nothing(c.name, o.result or {}):
                 s = min(s, 0.7)
-                notes.append(f"{c.name}: empty {', '.join(empties)}")
+                notes.append(
+                    f"{c.name}: empty {', '.join(k for k, v in (o.result or {}).items() if isinstance(v, list))}"
+                )
             scores.append(s)
         return min(scores), "; ".join(notes)
