@@ -68,3 +68,12 @@ def test_a_call_to_another_tool_leaves_the_exemplar_constraints_unused() -> None
     with_lex = ev.assess(q, ref, plugin, [listing], lex).score
     without = ev.assess(q, ref, plugin, [listing], set()).score
     assert with_lex < without
+
+
+def test_a_full_date_range_is_one_mention_without_year_inference() -> None:
+    from plugineval.baselines.textscan import find_times
+
+    found = find_times("查2025年1月11日至2025年2月11日的订单", "2026-03-18T09:30:00+08:00")
+    assert [(m.text, m.steps) for m in found] == [("2025年1月11日至2025年2月11日", ())]
+    v = found[0].value
+    assert (v.kind, str(v.start), str(v.end)) == ("date_range", "2025-01-11", "2025-02-11")
