@@ -40,3 +40,25 @@ def test_yieldcheck_reports_capacity_by_split_and_difficulty(capsys: pytest.Capt
     out = capsys.readouterr().out
     assert "== weather_forecast" in out and "test capacity: easy" in out
     assert main(["no_such_plugin"]) == 2
+
+
+def test_distinct_date_and_time_slots_differ() -> None:
+    import random
+    from datetime import datetime
+
+    from plugineval.builder.synth.grammar import SlotSpec
+    from plugineval.builder.synth.slots import SlotContext
+
+    ref = datetime.fromisoformat("2026-03-18T09:30:00+08:00")
+    for i in range(40):
+        ctx = SlotContext(random.Random(i), ref, CAT, None)
+        d1 = ctx.sample("d1", SlotSpec(type="date", min_days=0, max_days=1), None)
+        assert d1 is not None
+        ctx.chosen["d1"] = d1
+        d2 = ctx.sample("d2", SlotSpec(type="date", min_days=0, max_days=1, distinct=["d1"]), "iso")
+        assert d2 is not None and d2.value != d1.value
+        t1 = ctx.sample("t1", SlotSpec(type="time", hours=(9, 9)), None)
+        assert t1 is not None
+        ctx.chosen["t1"] = t1
+        t2 = ctx.sample("t2", SlotSpec(type="time", hours=(9, 9), distinct=["t1"]), None)
+        assert t2 is None or t2.value != t1.value

@@ -126,11 +126,13 @@ class SlotContext:
             c = rng.choice(pool)
             return SlotValue(c, NICKNAMES[c], ("implicit_entity",)) if form == "nick" else SlotValue(c, c)
         if t == "date":
-            return self._date(spec, form)
+            return self._date(spec, form, taken)
         if t == "time":
             h = rng.randint(*spec.hours)
             m = rng.choice([0, 0, 30, 15, 45])
             v = f"{h:02d}:{m:02d}"
+            if v in taken:
+                return None
             return SlotValue(v, time_surface(h, m), ("time_format",)) if form == "cn" else SlotValue(v, v)
         if t == "int":
             n = rng.randint(spec.min, spec.max)
@@ -179,11 +181,13 @@ class SlotContext:
             return SlotValue(v, str(v))
         return None
 
-    def _date(self, spec: SlotSpec, form: str | None) -> SlotValue | None:
+    def _date(self, spec: SlotSpec, form: str | None, taken: set[Any] | None = None) -> SlotValue | None:
         today = self.ref.date()
         for _ in range(12):
             d = today + timedelta(days=self.rng.randint(spec.min_days, spec.max_days))
             iso = d.isoformat()
+            if taken and iso in taken:  # `distinct`: two dates of one query differ
+                continue
             if form == "rel":
                 rel = relative_surfaces(d, self.ref)
                 if rel:
