@@ -77,3 +77,22 @@ def test_a_full_date_range_is_one_mention_without_year_inference() -> None:
     assert [(m.text, m.steps) for m in found] == [("2025年1月11日至2025年2月11日", ())]
     v = found[0].value
     assert (v.kind, str(v.start), str(v.end)) == ("date_range", "2025-01-11", "2025-02-11")
+
+
+def test_quantities_nested_in_items_count_as_used_mentions() -> None:
+    from plugineval.builder.pccf.evaluators import ArgumentEvaluator
+
+    ev = ArgumentEvaluator(CAT)
+    q = "在杭州铁锅川味小馆点3份宫保鸡丁，送到文化路"
+    ref = "2026-03-18T12:00:00+08:00"
+    items = [{"dish_name": "宫保鸡丁", "quantity": 3}]
+    call = Call(
+        name="takeout_place_order",
+        arguments={"city": "杭州", "restaurant_name": "铁锅川味小馆", "items": items, "address": "文化路"},
+    )
+    used, total = ev.mentions_used(q, ref, [call])
+    assert total >= 2 and used == total  # the city and the quantity inside items
+    wrong = call.model_copy(
+        update={"arguments": {**call.arguments, "items": [{"dish_name": "宫保鸡丁", "quantity": 2}]}}
+    )
+    assert ev.mentions_used(q, ref, [wrong])[0] == used - 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +98,18 @@ def _converted(query: str, v: float, desc: str, nums: list[Any]) -> bool:
     return False
 
 
+def _leaves(v: Any) -> Iterator[Any]:
+    """The scalar values inside an argument structure (dict values, list items), depth first."""
+    if isinstance(v, dict):
+        for x in v.values():
+            yield from _leaves(x)
+    elif isinstance(v, list):
+        for x in v:
+            yield from _leaves(x)
+    else:
+        yield v
+
+
 class ArgumentEvaluator:
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
@@ -107,24 +120,20 @@ class ArgumentEvaluator:
         times = find_times(query, reference_time)
         places = find_places(query)
         values: set[str] = set()
-        for c in calls:
-            for v in c.arguments.values():
-                for x in v if isinstance(v, list) else [v]:
-                    if isinstance(x, str):
-                        values |= {x, x[:10], x[:7], canonical_place(x) or x}
-                    elif isinstance(x, int) and not isinstance(x, bool):
+        numeric: set[float] = set()
+        for c in calls:  # nested values count too: an order's items carry their quantities
+            for x in _leaves(c.arguments):
+                if isinstance(x, str):
+                    values |= {x, x[:10], x[:7], canonical_place(x) or x}
+                elif isinstance(x, int | float) and not isinstance(x, bool):
+                    numeric.add(float(x))
+                    if isinstance(x, int):
                         values.add(str(x))
         used = sum(1 for t in times if _mention_strings(t) & values)
         used += sum(1 for p in places if p.name in values)
         nums = [
             n for n in numbers_outside(query, [(t.start, t.end) for t in times]) if not (n[2] - n[1] >= 9)
         ]
-        numeric = {
-            float(x)
-            for c in calls
-            for x in c.arguments.values()
-            if isinstance(x, int | float) and not isinstance(x, bool)
-        }
         used += sum(
             1 for n in nums if any(abs(n[0] - x) < 1e-9 or abs(n[0] * 100 - x) < 1e-9 for x in numeric)
         )
