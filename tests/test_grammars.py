@@ -62,3 +62,8 @@ def test_distinct_date_and_time_slots_differ() -> None:
         ctx.chosen["t1"] = t1
         t2 = ctx.sample("t2", SlotSpec(type="time", hours=(9, 9), distinct=["t1"]), None)
         assert t2 is None or t2.value != t1.value
+        n1 = ctx.sample("n1", SlotSpec(type="int", min=2, max=3), None)
+        assert n1 is not None
+        ctx.chosen["n1"] = n1
+        n2 = ctx.sample("n2", SlotSpec(type="int", min=2, max=3, distinct=["n1"]), None)
+        assert n2 is not None and n2.value != n1.value  # drawn again, not given up

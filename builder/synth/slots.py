@@ -136,7 +136,11 @@ class SlotContext:
             return SlotValue(v, time_surface(h, m), ("time_format",)) if form == "cn" else SlotValue(v, v)
         if t == "int":
             n = rng.randint(spec.min, spec.max)
-            if n in taken:
+            for _ in range(12):  # `distinct`: draw again on a collision
+                if n not in taken:
+                    break
+                n = rng.randint(spec.min, spec.max)
+            else:
                 return None
             return (
                 SlotValue(n, cn_number(n, counting=True), ("numeral",))
