@@ -249,7 +249,11 @@ def test_browser_filters_and_record_view(client, records) -> None:  # type: igno
 def test_live_judge_scores_a_valid_upload(client, records, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from gradio_client import handle_file
 
-    broken = next(r for r in records if r.kind == "positive" and "date" in r.gold_calls[0].arguments)
+    broken = next(
+        r
+        for r in records
+        if r.kind == "positive" and len(r.gold_calls) == 1 and "date" in r.gold_calls[0].arguments
+    )
     path = _write(tmp_path, "preds.jsonl", _gold_lines(records, break_one=broken.id))
     status, metrics_md, p1, p2, tab, report_path = client.predict(
         handle_file(str(path)), False, api_name="/judge"
@@ -451,7 +455,11 @@ def test_page_live_judge_upload(page, server, records, tmp_path: Path) -> None: 
     # the upload box re-renders after Clear: wait until the old file is gone before choosing the next
     page.locator("#upload").get_by_text("bad.jsonl").first.wait_for(state="detached")
     page.locator("#upload input[type=file]").first.wait_for(state="attached")
-    broken = next(r for r in records if r.kind == "positive" and "date" in r.gold_calls[0].arguments)
+    broken = next(
+        r
+        for r in records
+        if r.kind == "positive" and len(r.gold_calls) == 1 and "date" in r.gold_calls[0].arguments
+    )
     good = _write(tmp_path, "good.jsonl", _gold_lines(records, break_one=broken.id))
     page.locator("#upload input[type=file]").set_input_files(str(good))
     page.locator("#upload").get_by_text("good.jsonl").first.wait_for()
