@@ -9,7 +9,8 @@
    predictions perturbed from the gold (exact, format variants, relative dates, wrong values,
    missing and extra arguments, extra calls, no call): records/s (target >= 10,000).
 3. The CLI end to end on a 3,000-line predictions file (target < 3 s).
-4. The LLM path against a local server adding 200 ms per call, concurrency 32: calls/s against the
+4. The LLM path against a local server adding 200 ms per call (asyncio, so that its own CPU is not
+   what is measured; --threaded-server for the tests' server), concurrency 32: calls/s against the
    bound of 160/s (target >= 80%), and a second run that makes 0 calls (the disk cache).
 """
 
@@ -146,18 +147,69 @@ def _judge_answer(body: dict[str, Any]) -> dict[str, Any]:
     return {"content": json.dumps({"equivalent": same, "matched_value": match, "justification": "t"})}
 
 
-def serve_judge() -> None:
-    """The endpoint in its own process, as a real one is; answers its request count on each line."""
-    from fake_openai import FakeOpenAI
+def serve_judge(threaded: bool = False) -> None:
+    """The endpoint in its own process, as a real one is; answers its request count on each line.
 
-    with FakeOpenAI(_judge_answer, latency_s=0.2) as srv:
-        srv.server.socket.listen(1024)  # socketserver's default backlog of 5 refuses bursts
-        print(srv.base_url, flush=True)
-        for _ in sys.stdin:
-            print(len(srv.requests), flush=True)
+    By default an asyncio server (aiohttp) that waits 200 ms per call without holding a thread, so the
+    rate measures the client; ``--threaded-server`` uses the tests' thread-per-connection server, whose
+    own CPU on two cores caps a bare aiohttp client at about 130 calls/s."""
+    if threaded:
+        from fake_openai import FakeOpenAI
+
+        with FakeOpenAI(_judge_answer, latency_s=0.2) as srv:
+            srv.server.socket.listen(1024)  # socketserver's default backlog of 5 refuses bursts
+            print(srv.base_url, flush=True)
+            for _ in sys.stdin:
+                print(len(srv.requests), flush=True)
+        return
+    import asyncio
+    import threading
+
+    from aiohttp import web
+
+    count = [0]
+
+    async def chat(request: web.Request) -> web.Response:
+        body = await request.json()
+        count[0] += 1
+        await asyncio.sleep(0.2)
+        msg = _judge_answer(body)
+        payload = {
+            "id": "chatcmpl-bench",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body.get("model", "fake"),
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", **msg}}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+        }
+        return web.json_response(payload)
+
+    async def main() -> None:
+        app = web.Application()
+        app.router.add_post("/v1/chat/completions", chat)
+        app.router.add_post("/chat/completions", chat)
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0, backlog=1024)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        print(f"http://127.0.0.1:{port}/v1", flush=True)
+        loop = asyncio.get_running_loop()
+        done = asyncio.Event()
+
+        def read_stdin() -> None:
+            for _ in sys.stdin:
+                print(count[0], flush=True)
+            loop.call_soon_threadsafe(done.set)
+
+        threading.Thread(target=read_stdin, daemon=True).start()
+        await done.wait()
+        await runner.cleanup()
+
+    asyncio.run(main())
 
 
-def llm_path(n: int = 640) -> None:
+def llm_path(n: int = 640, threaded: bool = False) -> None:
     import openai  # noqa: F401  (its first import takes seconds: not part of the rate)
 
     from judge_fixtures import make_pred, make_record
@@ -172,7 +224,10 @@ def llm_path(n: int = 640) -> None:
         for r in recs
     }
     server = subprocess.Popen(
-        [sys.executable, __file__, "--serve-judge"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        [sys.executable, __file__, "--serve-judge", *(["--threaded-server"] if threaded else [])],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     assert server.stdin is not None and server.stdout is not None
     stdin, stdout = server.stdin, server.stdout
@@ -211,9 +266,14 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--skip", default="", help="comma-separated parts to skip: bfcl,records,cli,llm")
     ap.add_argument("--serve-judge", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--threaded-server",
+        action="store_true",
+        help="LLM part: the tests' thread-per-connection server instead of the asyncio one",
+    )
     a = ap.parse_args()
     if a.serve_judge:
-        serve_judge()
+        serve_judge(a.threaded_server)
         return
     skip = set(a.skip.split(","))
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores\n")
@@ -226,7 +286,7 @@ def main() -> None:
     elif "records" not in skip:
         print(f"(no release at {a.records}: build one with `plugineval build`, or pass --records)")
     if "llm" not in skip:
-        llm_path()
+        llm_path(threaded=a.threaded_server)
 
 
 if __name__ == "__main__":
