@@ -91,6 +91,16 @@ def _time_parts(v: TimeValue) -> tuple[str | None, str | None, str | None]:
     return None, None, None
 
 
+def _free_occurrence(query: str, surface: str, used: set[int]) -> int | None:
+    """Where ``surface`` occurs in the query without overlapping characters another argument took."""
+    at = query.find(surface)
+    while at >= 0:
+        if not used.intersection(range(at, at + len(surface))):
+            return at
+        at = query.find(surface, at + 1)
+    return None
+
+
 class SlotFiller:
     """Fill a tool's arguments from the query text alone."""
 
@@ -231,8 +241,20 @@ class SlotFiller:
         pairs = self.aliases.get(arg) or []
         if pairs:
             nq = normalize_text(query)
+            # the earliest mention no other argument took (the longest at one position): one mention
+            # serves one argument ("23公斤换算一下" has no target unit) and mentions fill arguments in
+            # order ("把5英里换成公里": from mile, to km)
+            found = [
+                (at, -len(surface), surface, canon)
+                for surface, canon in pairs
+                if (at := _free_occurrence(query, surface, used)) is not None
+            ]
+            if found:
+                at, _, surface, canon = min(found, key=lambda f: (f[0], f[1]))
+                used.update(range(at, at + len(surface)))
+                return [canon] if t == "array" else canon
             for surface, canon in pairs:
-                if surface in query or (len(surface) > 2 and normalize_text(surface) in nq):
+                if surface not in query and len(surface) > 2 and normalize_text(surface) in nq:
                     return [canon] if t == "array" else canon
             return None
         if t in ("integer", "number"):

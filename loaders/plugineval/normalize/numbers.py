@@ -207,6 +207,7 @@ _WIDTH = str.maketrans(
     {chr(0xFF10 + i): str(i) for i in range(10)} | {"，": ",", "．": ".", "％": "%", "－": "-", "＋": "+"}
 )
 _LONE = frozenset("十百千万亿拾佰仟萬億")
+_KILO_UNITS = frozenset("克米瓦卡帕")
 
 
 def find_numbers(text: str) -> list[tuple[float, int, int]]:
@@ -223,6 +224,8 @@ def find_numbers(text: str) -> list[tuple[float, int, int]]:
         if m is None:
             break
         start, end = m.start(), m.end()
+        if end - start > 1 and t[end - 1] in "千仟" and t[end : end + 1] in _KILO_UNITS:
+            end -= 1  # 58千克 is 58 kg, not 58,000 g: 千 before 克/米/瓦/卡 is the unit's prefix
         found = False
         while end > start:
             cand = t[start:end]
