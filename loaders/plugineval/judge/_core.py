@@ -8,7 +8,6 @@ pairs, after which ``decide`` runs again on the same work.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
@@ -29,26 +28,27 @@ class ToolInfo:
 
 
 class _ToolCache:
-    """Compiled argument specs per tool; records share tools, so each schema compiles once."""
+    """Compiled argument specs per tool; records share tools, so each schema compiles once. Entries
+    are found by name and matched by value equality (a C-level comparison that stops at the first
+    difference — no key string is built per lookup)."""
 
     def __init__(self) -> None:
-        self._by_key: dict[str, ToolInfo] = {}
+        self._by_name: dict[str, list[tuple[dict[str, Any], dict[str, Any], ToolInfo]]] = {}
 
     def get(self, name: str, params: dict[str, Any], ann: dict[str, Any]) -> ToolInfo:
-        key = json.dumps(
-            [name, params, {k: _ann_dict(v) for k, v in ann.items()}], sort_keys=True, default=str
-        )
-        hit = self._by_key.get(key)
-        if hit is not None:
-            return hit
+        anns = {k: _ann_dict(v) for k, v in ann.items()}
+        entries = self._by_name.setdefault(name, [])
+        for p, a, info in entries:
+            if p == params and a == anns:
+                return info
         props: dict[str, Any] = params.get("properties", {}) or {}
         required = frozenset(params.get("required", []) or [])
         info = ToolInfo(
-            args={k: make_argspec(k, s, _ann_dict(ann.get(k)), k in required) for k, s in props.items()},
+            args={k: make_argspec(k, s, anns.get(k), k in required) for k, s in props.items()},
             required=required,
             known=frozenset(props),
         )
-        self._by_key[key] = info
+        entries.append((params, anns, info))
         return info
 
 
