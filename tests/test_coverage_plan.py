@@ -10,6 +10,7 @@ from plugineval.builder.pccf.coverage import Coverage
 from plugineval.catalog import load_catalog
 
 CAT = load_catalog()
+KIND_OF = {(p.id, s.id): s.kind for p in CAT.plugins for s in p.scenarios}
 
 
 def _units(kind: str) -> list[tuple[str, str]]:
@@ -31,7 +32,7 @@ def test_exhausted_deficit_moves_to_live_units_of_the_same_kind_and_difficulty()
     st = SplitState(Coverage("test", dict(budgets)))
     st.coverage.counts[(*a, "hard")] = 2
     st.exhausted.add((*a, "hard"))
-    me = SimpleNamespace(catalog=CAT, stats=BuildStats())
+    me = SimpleNamespace(kind_of=KIND_OF, stats=BuildStats())
     Builder._reallocate(me, st, "test")  # type: ignore[arg-type]
     got = st.coverage.budgets
     assert got[(*a, "hard")] == 2 and st.coverage.deficit((*a, "hard")) == 0
@@ -46,6 +47,6 @@ def test_nothing_moves_when_no_live_unit_of_that_kind_and_difficulty_remains() -
     a = _units("trigger")[0]
     st = SplitState(Coverage("test", {(*a, "hard"): 5}))
     st.exhausted.add((*a, "hard"))
-    me = SimpleNamespace(catalog=CAT, stats=BuildStats())
+    me = SimpleNamespace(kind_of=KIND_OF, stats=BuildStats())
     Builder._reallocate(me, st, "test")  # type: ignore[arg-type]
     assert st.coverage.budgets == {(*a, "hard"): 5} and me.stats.reallocated == {}

@@ -61,7 +61,7 @@ def test_distinct_date_and_time_slots_differ() -> None:
         assert t1 is not None
         ctx.chosen["t1"] = t1
         t2 = ctx.sample("t2", SlotSpec(type="time", hours=(9, 9), distinct=["t1"]), None)
-        assert t2 is None or t2.value != t1.value
+        assert t2 is not None and t2.value != t1.value  # drawn again, not given up
         n1 = ctx.sample("n1", SlotSpec(type="int", min=2, max=3), None)
         assert n1 is not None
         ctx.chosen["n1"] = n1

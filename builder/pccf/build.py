@@ -95,6 +95,7 @@ class Builder:
         self.real, dropped = load_real_candidates(catalog)
         self.stats.real_dropped = dict(sorted(dropped.items()))
         self.masked_of: dict[str, str] = {}
+        self.kind_of = {(p.id, s.id): s.kind for p in catalog.plugins for s in p.scenarios}
 
     async def run(self) -> dict[str, SplitState]:
         t0 = time.perf_counter()
@@ -236,7 +237,7 @@ class Builder:
         the split (round-robin in a stable order, the plugin's own units first): a scenario whose
         patterns are spent cannot fill its share, and the split's kind and difficulty mix is what the
         budget fixes. Every plugin keeps the examples it already has."""
-        kind_of = {(p.id, s.id): s.kind for p in self.catalog.plugins for s in p.scenarios}
+        kind_of = self.kind_of
         live: dict[tuple[str, str], list[Unit]] = defaultdict(list)
         for u in sorted(st.coverage.budgets, key=lambda u: hashlib.sha256("|".join(u).encode()).hexdigest()):
             if u not in st.exhausted:

@@ -128,10 +128,13 @@ class SlotContext:
         if t == "date":
             return self._date(spec, form, taken)
         if t == "time":
-            h = rng.randint(*spec.hours)
-            m = rng.choice([0, 0, 30, 15, 45])
-            v = f"{h:02d}:{m:02d}"
-            if v in taken:
+            for _ in range(12):  # `distinct`: draw again on a collision
+                h = rng.randint(*spec.hours)
+                m = rng.choice([0, 0, 30, 15, 45])
+                v = f"{h:02d}:{m:02d}"
+                if v not in taken:
+                    break
+            else:
                 return None
             return SlotValue(v, time_surface(h, m), ("time_format",)) if form == "cn" else SlotValue(v, v)
         if t == "int":
