@@ -50,3 +50,23 @@ def test_nothing_moves_when_no_live_unit_of_that_kind_and_difficulty_remains() -
     me = SimpleNamespace(kind_of=KIND_OF, stats=BuildStats())
     Builder._reallocate(me, st, "test")  # type: ignore[arg-type]
     assert st.coverage.budgets == {(*a, "hard"): 5} and me.stats.reallocated == {}
+
+
+def test_a_negative_kind_with_no_live_unit_at_that_difficulty_takes_another_difficulty() -> None:
+    neg = _units("neg_C")
+    a, b = neg[0], neg[1]
+    budgets = {(*a, "easy"): 4, (*b, "easy"): 2, (*b, "medium"): 3, (*a, "hard"): 1}
+    st = SplitState(Coverage("test", dict(budgets)))
+    st.exhausted |= {(*a, "easy"), (*b, "easy")}  # every easy neg_C unit is spent
+    me = SimpleNamespace(kind_of=KIND_OF, stats=BuildStats())
+    Builder._reallocate(me, st, "test")  # type: ignore[arg-type]
+    got = st.coverage.budgets
+    assert got[(*a, "easy")] == 0 and got[(*b, "easy")] == 0
+    assert got[(*b, "medium")] + got[(*a, "hard")] == 3 + 1 + 6
+    assert me.stats.reallocated == {"test, negatives at another difficulty": 6}
+    # positives keep their difficulty: a spent hard trigger unit with no live hard unit keeps its deficit
+    t = _units("trigger")[0]
+    st2 = SplitState(Coverage("test", {(*t, "hard"): 5, (*t, "easy"): 5}))
+    st2.exhausted.add((*t, "hard"))
+    Builder._reallocate(SimpleNamespace(kind_of=KIND_OF, stats=BuildStats()), st2, "test")  # type: ignore[arg-type]
+    assert st2.coverage.budgets == {(*t, "hard"): 5, (*t, "easy"): 5}

@@ -236,7 +236,9 @@ class Builder:
         """The deficit of an exhausted unit moves to the live units of the same kind and difficulty in
         the split (round-robin in a stable order, the plugin's own units first): a scenario whose
         patterns are spent cannot fill its share, and the split's kind and difficulty mix is what the
-        budget fixes. Every plugin keeps the examples it already has."""
+        budget fixes. Every plugin keeps the examples it already has. A negative kind with no live unit
+        left at that difficulty takes it at another one: behavioural difficulty is only known after
+        calibration, and the kind's count is the budget's; that share is counted apart."""
         kind_of = self.kind_of
         live: dict[tuple[str, str], list[Unit]] = defaultdict(list)
         for u in sorted(st.coverage.budgets, key=lambda u: hashlib.sha256("|".join(u).encode()).hexdigest()):
@@ -244,7 +246,12 @@ class Builder:
                 live[(kind_of[(u[0], u[1])], u[2])].append(u)
         for u in sorted(st.exhausted):
             d = st.coverage.deficit(u)
-            group = live.get((kind_of[(u[0], u[1])], u[2]), [])
+            kind = kind_of[(u[0], u[1])]
+            group = live.get((kind, u[2]), [])
+            key = split
+            if not group and kind != "trigger":
+                group = [v for (k, _), us in sorted(live.items()) if k == kind for v in us]
+                key = f"{split}, negatives at another difficulty"
             if d == 0 or not group:
                 continue
             st.coverage.budgets[u] -= d
@@ -253,7 +260,7 @@ class Builder:
             for i in range(d):
                 v = order[i % len(order)]
                 st.coverage.budgets[v] += 1
-            self.stats.reallocated[split] = self.stats.reallocated.get(split, 0) + d
+            self.stats.reallocated[key] = self.stats.reallocated.get(key, 0) + d
 
     def _transfer(self, st: SplitState, split: str, rec: Record, target: Unit) -> bool:
         """A negative whose observed difficulty unit is full may take one unit of budget from another
