@@ -38,6 +38,7 @@ class SplitState:
     multi: int = 0
     positives: int = 0
     exhausted: set[Unit] = field(default_factory=set)
+    dry: dict[Unit, int] = field(default_factory=dict)  # failed tries in a row per unit
     near_dups: int = 0
 
 
@@ -190,7 +191,10 @@ class Builder:
                         bar.update(1)
                     if res["status"] == "ok":
                         row["verified"] += 1
-                if tried >= 3 and won == 0:  # its patterns are spent (duplicates, refuted, full): stop asking
+                # failed tries in a row, across rounds: a unit short by one gets two tries a round, and
+                # three failures in a row say its patterns are spent (duplicates, refuted, full)
+                st.dry[unit] = 0 if won else st.dry.get(unit, 0) + tried
+                if st.dry[unit] >= 3:
                     st.exhausted.add(unit)
             if cfg.stage2.reallocate:
                 self._reallocate(st, split)
