@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from plugineval.builder.pccf.build import Builder, BuildStats, SplitState
-from plugineval.builder.pccf.coverage import Coverage
+from plugineval.builder.pccf.coverage import Coverage, fit_negative_mix
 from plugineval.catalog import load_catalog
 
 CAT = load_catalog()
@@ -70,3 +70,72 @@ def test_a_negative_kind_with_no_live_unit_at_that_difficulty_takes_another_diff
     st2.exhausted.add((*t, "hard"))
     Builder._reallocate(SimpleNamespace(kind_of=KIND_OF, stats=BuildStats()), st2, "test")  # type: ignore[arg-type]
     assert st2.coverage.budgets == {(*t, "hard"): 5, (*t, "easy"): 5}
+
+
+# --- the negatives' difficulty plan from the pilot calibration --------------------------------------
+
+SHARES = {"easy": 200, "medium": 200, "hard": 100}
+
+
+def _mix_case() -> tuple[dict, dict, dict]:
+    counts = {("p1", "chat"): 4, ("p2", "chat"): 4, ("p1", "bound"): 4, ("p2", "bound"): 3}
+    kinds = {
+        ("p1", "chat"): "neg_A",
+        ("p2", "chat"): "neg_A",
+        ("p1", "bound"): "neg_C",
+        ("p2", "bound"): "neg_C",
+    }
+    supply = {
+        ("p1", "chat"): {"easy": 14, "medium": 2, "hard": 0},  # chit-chat: the router stays quiet
+        ("p2", "chat"): {"easy": 4, "medium": 10, "hard": 2},
+        ("p1", "bound"): {"easy": 0, "medium": 0, "hard": 16},  # a boundary violation lures it always
+        ("p2", "bound"): {"easy": 0, "medium": 9, "hard": 7},
+    }
+    return counts, kinds, supply
+
+
+def test_negative_mix_keeps_kind_counts_and_follows_the_difficulty_targets() -> None:
+    counts, kinds, supply = _mix_case()
+    mix = fit_negative_mix(counts, kinds, supply, SHARES)
+    for kind in ("neg_A", "neg_C"):
+        want = sum(k for s, k in counts.items() if kinds[s] == kind)
+        assert sum(sum(mix[s].values()) for s in mix if kinds[s] == kind) == want
+    cols = {d: sum(m[d] for m in mix.values()) for d in SHARES}
+    # 15 negatives at 2:2:1 would be 6/6/3, but p1/bound's 4 can only be hard (the pilot saw nothing else)
+    assert cols == {"easy": 6, "medium": 5, "hard": 4}
+    assert mix[("p1", "bound")]["easy"] == mix[("p1", "bound")]["medium"] == 0
+    # the easy budget goes where the router is found easy
+    assert mix[("p1", "chat")]["easy"] >= 3
+    assert all(sum(m.values()) >= 1 for m in mix.values())  # every scenario stays represented
+
+
+def test_negative_mix_without_supply_in_a_difficulty_does_not_plan_it_there() -> None:
+    counts = {("p1", "a"): 5, ("p2", "b"): 5}
+    kinds = dict.fromkeys(counts, "neg_C")
+    supply = {s: {"easy": 0, "medium": 0, "hard": 16} for s in counts}
+    mix = fit_negative_mix(counts, kinds, supply, SHARES)
+    assert {d: sum(m[d] for m in mix.values()) for d in SHARES} == {"easy": 0, "medium": 0, "hard": 10}
+
+
+def test_plan_without_pilot_splits_every_scenario_by_the_shares() -> None:
+    from plugineval.builder.pccf.config import BuildConfig
+    from plugineval.builder.pccf.coverage import plan
+    from plugineval.builder.synth.grammar import load_grammars
+
+    cfg = BuildConfig.load(None)
+    grammars = dict(load_grammars())
+    cov = plan("test", cfg.splits["test"], CAT, grammars)
+    per: dict[tuple[str, str], dict[str, int]] = {}
+    for (pid, sid, d), b in cov.budgets.items():
+        if KIND_OF[(pid, sid)] != "trigger":
+            per.setdefault((pid, sid), {})[d] = b
+    # without a pilot each scenario's examples follow 2:2:1 (largest remainder): easy >= hard
+    assert all(m.get("easy", 0) >= m.get("hard", 0) for m in per.values())
+    assert sum(sum(m.values()) for m in per.values()) == 500
+    cov2 = plan(
+        "test", cfg.splits["test"], CAT, grammars, {s: {"easy": 0, "medium": 0, "hard": 8} for s in per}
+    )
+    hard = sum(
+        b for (pid, sid, d), b in cov2.budgets.items() if KIND_OF[(pid, sid)] != "trigger" and d == "hard"
+    )
+    assert hard == 500  # a pilot that found every scenario hard plans them hard

@@ -24,6 +24,7 @@ from .config import BuildConfig
 from .coverage import SPLIT_ORDER, Coverage, Unit, grams, jaccard, plan
 from .generators import make_generators
 from .journal import Journal
+from .pilot import negative_supply
 from .retriever import TemplateRetriever
 from .stage1 import StageOne
 
@@ -133,7 +134,8 @@ class Builder:
     async def _split(self, ctx: Context, split: str, journal: Journal) -> None:
         cfg = self.cfg
         budget = cfg.splits[split]  # type: ignore[index]
-        st = SplitState(plan(split, budget, self.catalog, self.grammars))
+        supply = await negative_supply(ctx, split, cfg.stage2.pilot_drafts)
+        st = SplitState(plan(split, budget, self.catalog, self.grammars, supply))
         self.splits[split] = st
         bar = _bar(split, sum(st.coverage.budgets.values()), self.progress)
         await self._real(ctx, split, st, journal, bar)

@@ -105,17 +105,7 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
     base = {"pattern": pattern.id, "rounds": v.rounds}
     if not v.accepted:
         return {**base, "status": "rejected", "reason": v.reason}
-    offered_rng = rng_for(cfg.seed, key, "tools")
-    must = []
-    if (
-        scenario.kind == "neg_B"
-        and scenario.needed_plugin
-        and offered_rng.random() < cfg.records.neg_b_offer_needed
-    ):
-        must = cat.plugin(scenario.needed_plugin).tool_names
-    tools = offered_tools(
-        cat, plugin, offered_rng, cfg.records.distractors_min, cfg.records.distractors_max, must
-    )
+    tools = offered_for(ctx, key, plugin, scenario)
     declared = pattern_steps(pattern, g) | set(cand.declared_steps)
     info: dict[str, Any] = {"declared_steps": sorted(declared)}
     if scenario.kind == "trigger":
@@ -187,6 +177,41 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
         "masked": cand.masked,
         "slot_key": list(map(str, cand.slot_key())),
     }
+
+
+def offered_for(ctx: Context, key: str, plugin: Any, scenario: Any) -> list[str]:
+    """The tools a candidate's record offers (drawn from the candidate key): the plugin's own, 3-7
+    distractors, and for about half of the neg_B records the plugin really needed."""
+    cfg = ctx.cfg
+    offered_rng = rng_for(cfg.seed, key, "tools")
+    must = []
+    if (
+        scenario.kind == "neg_B"
+        and scenario.needed_plugin
+        and offered_rng.random() < cfg.records.neg_b_offer_needed
+    ):
+        must = ctx.catalog.plugin(scenario.needed_plugin).tool_names
+    return offered_tools(
+        ctx.catalog, plugin, offered_rng, cfg.records.distractors_min, cfg.records.distractors_max, must
+    )
+
+
+async def calibrate(
+    ctx: Context, cand: Candidate, plugin_id: str, kind: str, offered: list[dict[str, Any]], rid: str
+) -> tuple[float, str]:
+    """p_K of a negative: the share of the reference router's K fixed-seed runs that decide right
+    (neg_A: no call; the targeted kinds: no tool of the target plugin), and the router's description."""
+    k = ctx.cfg.router.k
+    targets = set(ctx.catalog.plugin(plugin_id).tool_names)
+    glob = kind == "neg_A"
+
+    def correct(t: str | None) -> bool:
+        return t is None if glob else t not in targets
+
+    if ctx.llm is not None and ctx.llm.has("router"):
+        p = await _llm_p_k(ctx, cand, offered, correct, k)
+        return p, ctx.llm.roles["router"].describe() + f", K={k}, seeds 0..{k - 1}, temperature 0.7"
+    return ctx.router.p_k(cand.query, offered, correct, k, key=rid), ctx.router.version
 
 
 def _lures(plugin: Any) -> list[str]:
@@ -261,18 +286,7 @@ async def _negative(
     k = ctx.cfg.router.k
     rid = record_id(cand.query, plugin_id, scenario.kind)
     offered = [ctx.catalog.tool(t).openai_function() for t in tools]
-    targets = set(ctx.catalog.plugin(plugin_id).tool_names)
-    glob = scenario.kind == "neg_A"
-
-    def correct(t: str | None) -> bool:
-        return t is None if glob else t not in targets
-
-    if ctx.llm is not None and ctx.llm.has("router"):
-        p = await _llm_p_k(ctx, cand, offered, correct, k)
-        router = ctx.llm.roles["router"].describe() + f", K={k}, seeds 0..{k - 1}, temperature 0.7"
-    else:
-        p = ctx.router.p_k(cand.query, offered, correct, k, key=rid)
-        router = ctx.router.version
+    p, router = await calibrate(ctx, cand, plugin_id, scenario.kind, offered, rid)
     basis = {"type": "behavioral", "p_K": p, "K": k}
     rec = _record(ctx, cand, plugin_id, scenario, tools, split, v, difficulty_of_pk(p), basis)
     rec = Record.model_validate({**rec.model_dump(), "verification": {**rec.verification, "router": router}})

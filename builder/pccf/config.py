@@ -51,6 +51,9 @@ class Stage2(_Strict):
     strengthen: bool = True
     reallocate: bool = True
     """move the deficit of exhausted units to live units of the same kind and difficulty"""
+    pilot_drafts: int = Field(default=16, ge=0)
+    """drafts per negative scenario calibrated before planning a split (0: every scenario gets the
+    split's difficulty shares)"""
 
 
 class RouterCfg(_Strict):

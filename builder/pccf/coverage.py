@@ -4,6 +4,7 @@ split-disjoint patterns, and the near-duplicate and cross-split checks."""
 from __future__ import annotations
 
 import hashlib
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -69,6 +70,7 @@ class Coverage:
     budgets: dict[Unit, int]
     counts: dict[Unit, int] = field(default_factory=lambda: defaultdict(int))
     unplaceable: dict[str, int] = field(default_factory=dict)  # difficulty budget no pattern can serve
+    supply: dict[tuple[str, str], dict[str, int]] = field(default_factory=dict)  # pilot calibration
 
     def deficit(self, u: Unit) -> int:
         return max(0, self.budgets.get(u, 0) - self.counts[u])
@@ -80,9 +82,17 @@ class Coverage:
         return sum(self.deficits().values())
 
 
-def plan(split: str, budget: SplitBudget, catalog: Catalog, grammars: dict[str, PluginGrammar]) -> Coverage:
+def plan(
+    split: str,
+    budget: SplitBudget,
+    catalog: Catalog,
+    grammars: dict[str, PluginGrammar],
+    supply: dict[tuple[str, str], dict[str, int]] | None = None,
+) -> Coverage:
     """Budgets per unit: positives spread over the trigger scenarios that have patterns of that
-    difficulty in this split; negatives over the scenarios of each kind, then by difficulty share."""
+    difficulty in this split; negatives over the scenarios of each kind, then over difficulties —
+    by the pilot calibration's supply when there is one (see ``fit_negative_mix``), else by the
+    split's difficulty shares in every scenario."""
     pos_units: dict[str, list[Unit]] = defaultdict(list)
     neg_units: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for p in catalog.plugins:
@@ -104,25 +114,116 @@ def plan(split: str, budget: SplitBudget, catalog: Catalog, grammars: dict[str, 
         if not pos_units.get(d):
             unplaceable[f"positive/{d}"] = n
         budgets |= _spread(n, pos_units.get(d, []))
-    shares = budget.negative_difficulty
-    total_share = sum(shares.values()) or 1
+    shares = {str(d): v for d, v in budget.negative_difficulty.items()}
+    per_scenario: dict[tuple[str, str], int] = {}
     for kind, n in budget.negatives.items():
         scen = neg_units.get(kind, [])
         if not scen:
             unplaceable[kind] = n
             continue
         per = _spread(n, [(pid, sid, "") for pid, sid in scen])
-        for (pid, sid, _), k in per.items():
-            for d in shares:
-                budgets[(pid, sid, d)] = budgets.get((pid, sid, d), 0)
-            # the unit's examples, split by the target difficulty mix (largest remainder)
-            raw = {d: k * share / total_share for d, share in shares.items()}
-            alloc = {d: int(v) for d, v in raw.items()}
-            for d in sorted(raw, key=lambda d: (-(raw[d] - alloc[d]), d))[: k - sum(alloc.values())]:
-                alloc[d] += 1
-            for d, v in alloc.items():
-                budgets[(pid, sid, d)] += v
-    return Coverage(split, {u: b for u, b in budgets.items() if b > 0}, unplaceable=unplaceable)
+        per_scenario |= {(pid, sid): k for (pid, sid, _), k in per.items() if k > 0}
+    if supply:
+        kinds: dict[tuple[str, str], str] = {
+            (p.id, s.id): s.kind for p in catalog.plugins for s in p.scenarios
+        }
+        mix = fit_negative_mix(per_scenario, kinds, supply, shares)
+    else:
+        mix = {
+            s: _largest_remainder(k, {d: float(v) for d, v in shares.items()})
+            for s, k in per_scenario.items()
+        }
+    for (pid, sid), alloc in mix.items():
+        for d, v in alloc.items():
+            budgets[(pid, sid, d)] = budgets.get((pid, sid, d), 0) + v
+    return Coverage(
+        split, {u: b for u, b in budgets.items() if b > 0}, unplaceable=unplaceable, supply=dict(supply or {})
+    )
+
+
+def _largest_remainder(k: int, weights: dict[str, float]) -> dict[str, int]:
+    total = sum(weights.values()) or 1.0
+    raw = {d: k * w / total for d, w in weights.items()}
+    alloc = {d: int(v) for d, v in raw.items()}
+    for d in sorted(raw, key=lambda d: (-(raw[d] - alloc[d]), d))[: k - sum(alloc.values())]:
+        alloc[d] += 1
+    return alloc
+
+
+def fit_negative_mix(
+    counts: dict[tuple[str, str], int],
+    kinds: dict[tuple[str, str], str],
+    supply: dict[tuple[str, str], dict[str, int]],
+    shares: dict[str, int],
+    tilt: float = 4.0,
+    iterations: int = 200,
+) -> dict[tuple[str, str], dict[str, int]]:
+    """The negatives' budget over (scenario, difficulty) so that each kind keeps its count and the
+    split's totals follow the difficulty shares, as far as the scenarios can supply them.
+
+    Behavioural difficulty is only known after calibration, and scenarios differ widely (a chit-chat
+    question rarely lures the router; a boundary violation almost always does). The pilot gives, per
+    scenario, how many drafts the router found easy, medium and hard (a scenario without drafts
+    counts as the shares); a kind's supply of difficulty d is the sum of its scenarios' counts times
+    their rates. One factor per difficulty, common to all kinds, tilts every kind's supply toward the
+    split's targets; the factors are fit by proportional updates and bounded so that no difficulty is
+    favoured over another by more than ``tilt`` (synthesis pays about 1/rate candidates per example
+    of a cell: a difficulty the scenarios rarely give is asked for only so far, and one they never
+    gave is not asked for). A kind's cell then goes to its scenarios in proportion to their supply of
+    it. Every scenario keeps at least one example, in the difficulty it supplies best."""
+    rows = sorted(s for s, k in counts.items() if k > 0)
+    diffs = sorted(shares)
+    total_share = sum(shares.values()) or 1
+    rate: dict[tuple[str, str], dict[str, float]] = {}
+    for s in rows:
+        sup = supply.get(s, {})
+        drafts = sum(sup.get(d, 0) for d in diffs)
+        rate[s] = {d: (sup.get(d, 0) / drafts if drafts else shares[d] / total_share) for d in diffs}
+    kind_list = sorted({kinds[s] for s in rows})
+    kind_n = {k: sum(counts[s] for s in rows if kinds[s] == k) for k in kind_list}
+    n = sum(kind_n.values())
+    col_target = {d: n * shares[d] / total_share for d in diffs}
+    base = {
+        k: {d: sum(counts[s] * rate[s][d] for s in rows if kinds[s] == k) for d in diffs} for k in kind_list
+    }
+    lo, hi = tilt**-0.5, tilt**0.5
+    f = dict.fromkeys(diffs, 1.0)
+
+    def fitted() -> dict[str, dict[str, float]]:
+        out = {}
+        for k in kind_list:
+            row = {d: base[k][d] * f[d] for d in diffs}
+            tot = sum(row.values()) or 1.0
+            out[k] = {d: x * kind_n[k] / tot for d, x in row.items()}
+        return out
+
+    for _ in range(iterations):
+        m = fitted()
+        for d in diffs:
+            have = sum(m[k][d] for k in kind_list)
+            if have > 0:
+                f[d] *= col_target[d] / have
+        g = math.exp(sum(math.log(x) for x in f.values()) / len(f))  # scale-free: centre, then bound
+        f = {d: min(hi, max(lo, x / g)) for d, x in f.items()}
+    m = fitted()
+    cells = {k: _largest_remainder(kind_n[k], m[k]) for k in kind_list}
+    out: dict[tuple[str, str], dict[str, int]] = {s: dict.fromkeys(diffs, 0) for s in rows}
+    for k in kind_list:
+        members = [s for s in rows if kinds[s] == k]
+        for d in diffs:
+            share = _largest_remainder(cells[k][d], {"|".join(s): counts[s] * rate[s][d] for s in members})
+            for s in members:
+                out[s][d] += share["|".join(s)]
+        for s in members:  # every scenario stays represented
+            if sum(out[s].values()) == 0:
+                best = max(diffs, key=lambda d: (rate[s][d], d))
+                donor = max(members, key=lambda o: (out[o][best] > 0, sum(out[o].values()), o))
+                if sum(out[donor].values()) > 1:  # from the same difficulty when it can
+                    out[donor][
+                        max(diffs, key=lambda d: (d == best and out[donor][d] > 0, out[donor][d]))
+                    ] -= 1
+                out[s][best] += 1
+    return out
 
 
 def grams(text: str, n: int = 5) -> frozenset[str]:

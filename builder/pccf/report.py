@@ -148,6 +148,8 @@ def build_report(
             "unmet_units": sum(1 for u, b in st.coverage.budgets.items() if st.coverage.counts.get(u, 0) < b),
             "exhausted_units": sorted("/".join(u) for u in st.exhausted),
         }
+        if st.coverage.supply:
+            info["negative_pilot"] = _pilot_summary(st, router.catalog)
         if name == "test":
             info["near_duplicate_share_raw"] = near_duplicate_share(
                 [r.query for r in recs], thr=cfg.records.near_duplicate_jaccard
@@ -172,6 +174,25 @@ def build_report(
             ),
         }
     return out
+
+
+def _pilot_summary(st: SplitState, catalog: Any) -> dict[str, Any]:
+    """What the pilot calibration saw per negative kind, and the kind x difficulty budget it planned."""
+    kind_of = {(p.id, s.id): s.kind for p in catalog.plugins for s in p.scenarios}
+    seen: Counter[str] = Counter()
+    planned: Counter[str] = Counter()
+    for sc, counts in st.coverage.supply.items():
+        for d, n in counts.items():
+            seen[f"{kind_of[sc]}/{d}"] += n
+    for (pid, sid, d), b in st.coverage.budgets.items():
+        kind = kind_of[(pid, sid)]
+        if kind != "trigger":
+            planned[f"{kind}/{d}"] += b
+    return {
+        "scenarios": len(st.coverage.supply),
+        "drafts_by_kind_difficulty": dict(sorted(seen.items())),
+        "planned_by_kind_difficulty": dict(sorted(planned.items())),
+    }
 
 
 def _pct(x: Any) -> str:
