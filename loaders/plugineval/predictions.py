@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .schema import Call, Prediction
+from .schema._base import trusted
 
 MAX_BYTES = 64 * 1024 * 1024
 MAX_REPORTED = 50
@@ -135,13 +136,14 @@ def parse_line(obj: Any) -> Prediction:
             extra[k] = float(extra[k])
     # every field was checked above (types, non-empty id and names, object arguments), so the model
     # is built without a second validation pass; tests pin it equal to the validated model
-    return Prediction.model_construct(
-        id=rid, calls=calls, invalid=invalid is not None, invalid_reason=invalid, **extra
+    return trusted(
+        Prediction,
+        {"id": rid, "calls": calls, "invalid": invalid is not None, "invalid_reason": invalid, **extra},
     )
 
 
 def _call(name: str, arguments: dict[str, Any]) -> Call:
-    return Call.model_construct(name=name, arguments=arguments)
+    return trusted(Call, {"name": name, "arguments": arguments})
 
 
 def parse_predictions(

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..schema import Call, DifficultyBasis, GoldAlternative, Prediction, Record, Source
+from ..schema._base import trusted
 
 VERSION = "bfcl-v4"
 REFERENCE_TIME = "2026-01-01T00:00:00+00:00"
@@ -397,8 +398,8 @@ def prediction_from_bfcl(record: Record, decoded: Any, pred_id: str | None = Non
                     id=rid, invalid=True, invalid_reason=f"arguments of {fname!r} are not an object"
                 )
             # checked above (a str name, an object of arguments): built without a second validation
-            calls.append(Call.model_construct(name=map_call_name(str(fname), names), arguments=args))
-    return Prediction.model_construct(id=rid, calls=calls)
+            calls.append(trusted(Call, {"name": map_call_name(str(fname), names), "arguments": args}))
+    return trusted(Prediction, {"id": rid, "calls": calls})
 
 
 # --- the oracle (BFCL's own checker's verdicts) --------------------------------------------------------

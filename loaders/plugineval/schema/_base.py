@@ -48,3 +48,43 @@ def validate_or_raise(model: type[StrictModelT], data: Any, where: str, prefix: 
         return model.model_validate(data)
     except ValidationError as err:
         raise SchemaError(where, describe_validation_error(err, prefix)) from None
+
+
+_TEMPLATES: dict[type, tuple[dict[str, Any], dict[str, Any]]] = {}
+
+
+def _template(cls: type[BaseModel]) -> tuple[dict[str, Any], dict[str, Any]]:
+    static: dict[str, Any] = {}
+    factories: dict[str, Any] = {}
+    for name, f in cls.model_fields.items():
+        if f.alias is not None or f.validation_alias is not None:
+            raise TypeError(f"trusted(): {cls.__name__}.{name} has an alias")
+        if f.default_factory is not None:
+            factories[name] = f.default_factory
+        elif not f.is_required():
+            if not isinstance(f.default, str | int | float | bool | type(None) | tuple | frozenset):
+                raise TypeError(f"trusted(): {cls.__name__}.{name} has a mutable default")
+            static[name] = f.default
+    if cls.__pydantic_post_init__ or cls.model_config.get("extra") == "allow":
+        raise TypeError(f"trusted(): {cls.__name__} needs pydantic's own model_construct")
+    return static, factories
+
+
+def trusted(cls: type[StrictModelT], values: dict[str, Any]) -> StrictModelT:
+    """``cls.model_construct(**values)`` for data already checked by the caller, without pydantic's
+    per-field alias and default walk (a prediction line or a mapped BFCL call is built this way on the
+    hot path). Every required field must be in ``values``; defaults are filled per class."""
+    t = _TEMPLATES.get(cls)
+    if t is None:
+        t = _TEMPLATES[cls] = _template(cls)
+    static, factories = t
+    d = {**static, **values}
+    for k, f in factories.items():
+        if k not in values:
+            d[k] = f()
+    m = object.__new__(cls)
+    object.__setattr__(m, "__dict__", d)
+    object.__setattr__(m, "__pydantic_fields_set__", set(values))
+    object.__setattr__(m, "__pydantic_extra__", None)
+    object.__setattr__(m, "__pydantic_private__", None)
+    return m
