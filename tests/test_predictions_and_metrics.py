@@ -85,6 +85,20 @@ def test_plain_and_openai_forms_and_optional_keys() -> None:
     assert q["f"] == Prediction(id="f", latency_ms=7, cost_usd=0)
 
 
+def test_trusted_construction_equals_validation_and_shares_no_defaults() -> None:
+    from plugineval.schema._base import trusted
+
+    a = trusted(Prediction, {"id": "x"})
+    b = trusted(Prediction, {"id": "x"})
+    assert a == Prediction(id="x") and repr(a) == repr(Prediction(id="x"))
+    assert a.calls is not b.calls  # a default factory is called per instance
+    assert a.model_fields_set == {"id"}
+    with pytest.raises(TypeError, match=r"Call\.name is required"):
+        trusted(Call, {"arguments": {}})
+    c = trusted(Call, {"name": "f", "arguments": {"k": 1}})
+    assert c == Call(name="f", arguments={"k": 1}) and repr(c) == repr(Call(name="f", arguments={"k": 1}))
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [

@@ -50,24 +50,27 @@ def validate_or_raise(model: type[StrictModelT], data: Any, where: str, prefix: 
         raise SchemaError(where, describe_validation_error(err, prefix)) from None
 
 
-_TEMPLATES: dict[type, tuple[dict[str, Any], dict[str, Any]]] = {}
+_MISSING = object()
+_TEMPLATES: dict[type, tuple[tuple[str, Any, Any], ...]] = {}
 
 
-def _template(cls: type[BaseModel]) -> tuple[dict[str, Any], dict[str, Any]]:
-    static: dict[str, Any] = {}
-    factories: dict[str, Any] = {}
+def _template(cls: type[BaseModel]) -> tuple[tuple[str, Any, Any], ...]:
+    """Per field, in declaration order: (name, static default or _MISSING, default factory or None)."""
+    out = []
     for name, f in cls.model_fields.items():
         if f.alias is not None or f.validation_alias is not None:
             raise TypeError(f"trusted(): {cls.__name__}.{name} has an alias")
         if f.default_factory is not None:
-            factories[name] = f.default_factory
-        elif not f.is_required():
+            out.append((name, _MISSING, f.default_factory))
+        elif f.is_required():
+            out.append((name, _MISSING, None))
+        else:
             if not isinstance(f.default, str | int | float | bool | type(None) | tuple | frozenset):
                 raise TypeError(f"trusted(): {cls.__name__}.{name} has a mutable default")
-            static[name] = f.default
+            out.append((name, f.default, None))
     if cls.__pydantic_post_init__ or cls.model_config.get("extra") == "allow":
         raise TypeError(f"trusted(): {cls.__name__} needs pydantic's own model_construct")
-    return static, factories
+    return tuple(out)
 
 
 def trusted(cls: type[StrictModelT], values: dict[str, Any]) -> StrictModelT:
@@ -77,11 +80,17 @@ def trusted(cls: type[StrictModelT], values: dict[str, Any]) -> StrictModelT:
     t = _TEMPLATES.get(cls)
     if t is None:
         t = _TEMPLATES[cls] = _template(cls)
-    static, factories = t
-    d = {**static, **values}
-    for k, f in factories.items():
-        if k not in values:
-            d[k] = f()
+    d: dict[str, Any] = {}
+    for name, default, factory in t:
+        v = values.get(name, _MISSING)
+        if v is not _MISSING:
+            d[name] = v
+        elif factory is not None:
+            d[name] = factory()
+        elif default is not _MISSING:
+            d[name] = default
+        else:
+            raise TypeError(f"trusted(): {cls.__name__}.{name} is required")
     m = object.__new__(cls)
     object.__setattr__(m, "__dict__", d)
     object.__setattr__(m, "__pydantic_fields_set__", set(values))
