@@ -139,3 +139,32 @@ def test_plan_without_pilot_splits_every_scenario_by_the_shares() -> None:
         b for (pid, sid, d), b in cov2.budgets.items() if KIND_OF[(pid, sid)] != "trigger" and d == "hard"
     )
     assert hard == 500  # a pilot that found every scenario hard plans them hard
+
+
+def test_a_negative_moves_budget_to_its_observed_difficulty_only_while_the_plan_is_short_there() -> None:
+    from plugineval.builder.pccf.config import BuildConfig
+
+    a, b = _units("neg_C")[:2]
+    cfg = BuildConfig.load(None)  # test: negative difficulty 200/200/100
+    rec = SimpleNamespace(kind="neg_C")
+    # the split's hard budget is already 100: a hard draft for an easy unit does not take easy budget
+    st = SplitState(Coverage("test", {(*a, "easy"): 2, (*a, "hard"): 1, (*b, "hard"): 99}))
+    me = SimpleNamespace(kind_of=KIND_OF, stats=BuildStats(), cfg=cfg)
+    assert not Builder._transfer(me, st, "test", rec, (*a, "hard"))  # type: ignore[arg-type]
+    assert st.coverage.budgets[(*a, "easy")] == 2
+    # short of the plan at hard: it moves one unit of the scenario's budget and counts the move
+    st2 = SplitState(Coverage("test", {(*a, "easy"): 2, (*a, "hard"): 1, (*b, "hard"): 50}))
+    assert Builder._transfer(me, st2, "test", rec, (*a, "hard"))  # type: ignore[arg-type]
+    assert st2.coverage.budgets[(*a, "easy")] == 1 and st2.coverage.budgets[(*a, "hard")] == 2
+    assert st2.coverage.planned[(*a, "easy")] == 2 and me.stats.budget_transfers == 1
+
+
+def test_a_rarely_easy_scenario_gets_more_tries_before_its_easy_unit_is_spent() -> None:
+    a = _units("neg_A")[0]
+    t = _units("trigger")[0]
+    cov = Coverage("test", {}, supply={a: {"easy": 2, "medium": 10, "hard": 4}})
+    st = SplitState(cov)
+    me = SimpleNamespace(kind_of=KIND_OF)
+    assert Builder._dry_limit(me, st, (*a, "easy")) == 24  # 2 of 16: about 8 tries per easy example
+    assert Builder._dry_limit(me, st, (*a, "medium")) == 5
+    assert Builder._dry_limit(me, st, (*t, "easy")) == 3  # positives: three failures in a row

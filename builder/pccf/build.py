@@ -196,7 +196,7 @@ class Builder:
                 # failed tries in a row, across rounds: a unit short by one gets two tries a round, and
                 # three failures in a row say its patterns are spent (duplicates, refuted, full)
                 st.dry[unit] = 0 if won else st.dry.get(unit, 0) + tried
-                if st.dry[unit] >= 3:
+                if st.dry[unit] >= self._dry_limit(st, unit):
                     st.exhausted.add(unit)
             if cfg.stage2.reallocate:
                 self._reallocate(st, split)
@@ -238,6 +238,16 @@ class Builder:
                 self.stats.real_accepted += 1
                 bar.update(1)
 
+    def _dry_limit(self, st: SplitState, unit: Unit) -> int:
+        """Failed tries in a row that say a unit is spent: 3, or for a negative unit about three times
+        the tries its pilot rate predicts per success (a scenario the router finds easy one time in
+        eight needs eight drafts per easy example; at most 24)."""
+        sup = st.coverage.supply.get((unit[0], unit[1]))
+        if unit[2] == "" or not sup or self.kind_of[(unit[0], unit[1])] == "trigger":
+            return 3
+        rate = sup.get(unit[2], 0) / max(1, sum(sup.values()))
+        return min(24, max(3, math.ceil(3 / max(rate, 1 / 8))))
+
     def _reallocate(self, st: SplitState, split: str) -> None:
         """The deficit of an exhausted unit moves to the live units of the same kind and difficulty in
         the split (round-robin in a stable order, the plugin's own units first): a scenario whose
@@ -278,7 +288,13 @@ class Builder:
             return False
         shares: dict[str, int] = {str(k): v for k, v in self.cfg.splits[split].negative_difficulty.items()}  # type: ignore[index]
         want = shares.get(target[2], 0)
-        have = sum(1 for r in st.records.values() if r.kind != "positive" and r.difficulty == target[2])
+        # the split's negative budget at this difficulty (not its records so far: units later in the
+        # round would fill it anyway, and taking more would overshoot the difficulty mix)
+        have = sum(
+            b
+            for u, b in st.coverage.budgets.items()
+            if u[2] == target[2] and self.kind_of[(u[0], u[1])] != "trigger"
+        )
         if have >= want:
             return False
         donors = [

@@ -71,6 +71,11 @@ class Coverage:
     counts: dict[Unit, int] = field(default_factory=lambda: defaultdict(int))
     unplaceable: dict[str, int] = field(default_factory=dict)  # difficulty budget no pattern can serve
     supply: dict[tuple[str, str], dict[str, int]] = field(default_factory=dict)  # pilot calibration
+    planned: dict[Unit, int] = field(default_factory=dict)  # the budgets as planned, before any move
+
+    def __post_init__(self) -> None:
+        if not self.planned:
+            self.planned = dict(self.budgets)
 
     def deficit(self, u: Unit) -> int:
         return max(0, self.budgets.get(u, 0) - self.counts[u])

@@ -184,7 +184,7 @@ def _pilot_summary(st: SplitState, catalog: Any) -> dict[str, Any]:
     for sc, counts in st.coverage.supply.items():
         for d, n in counts.items():
             seen[f"{kind_of[sc]}/{d}"] += n
-    for (pid, sid, d), b in st.coverage.budgets.items():
+    for (pid, sid, d), b in st.coverage.planned.items():
         kind = kind_of[(pid, sid)]
         if kind != "trigger":
             planned[f"{kind}/{d}"] += b
