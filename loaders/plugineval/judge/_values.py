@@ -106,8 +106,12 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+_SIZED = frozenset({str, list, dict})
+
+
 def is_empty(v: Any) -> bool:
-    return v is None or v == "" or v == [] or v == {}
+    """None, "", [] or {} (a JSON value that says nothing)."""
+    return v is None or (type(v) in _SIZED and not v)
 
 
 def _close(a: float, b: float) -> bool:
