@@ -56,7 +56,7 @@ _TEMPLATES: dict[type, tuple[tuple[str, Any, Any], ...]] = {}
 
 def _template(cls: type[BaseModel]) -> tuple[tuple[str, Any, Any], ...]:
     """Per field, in declaration order: (name, static default or _MISSING, default factory or None)."""
-    out = []
+    out: list[tuple[str, Any, Any]] = []
     for name, f in cls.model_fields.items():
         if f.alias is not None or f.validation_alias is not None:
             raise TypeError(f"trusted(): {cls.__name__}.{name} has an alias")
