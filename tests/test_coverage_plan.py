@@ -165,6 +165,8 @@ def test_a_rarely_easy_scenario_gets_more_tries_before_its_easy_unit_is_spent() 
     cov = Coverage("test", {}, supply={a: {"easy": 2, "medium": 10, "hard": 4}})
     st = SplitState(cov)
     me = SimpleNamespace(kind_of=KIND_OF)
+    me._tries_per_success = lambda st, u: Builder._tries_per_success(me, st, u)  # type: ignore[arg-type]
+    assert Builder._tries_per_success(me, st, (*a, "easy")) == 8.0  # type: ignore[arg-type]
     assert Builder._dry_limit(me, st, (*a, "easy")) == 24  # 2 of 16: about 8 tries per easy example
     assert Builder._dry_limit(me, st, (*a, "medium")) == 5
     assert Builder._dry_limit(me, st, (*t, "easy")) == 3  # positives: three failures in a row

@@ -162,7 +162,7 @@ class Builder:
             for unit, d in deficits.items():
                 if unit in st.exhausted:
                     continue
-                n = math.ceil(d * cfg.stage2.oversample)
+                n = math.ceil(d * cfg.stage2.oversample * self._tries_per_success(st, unit))
                 tried = won = 0
                 for i in range(n):
                     if st.coverage.deficit(unit) == 0 or self.stats.candidates >= cfg.stage2.synthesis_budget:
@@ -238,15 +238,20 @@ class Builder:
                 self.stats.real_accepted += 1
                 bar.update(1)
 
-    def _dry_limit(self, st: SplitState, unit: Unit) -> int:
-        """Failed tries in a row that say a unit is spent: 3, or for a negative unit about three times
-        the tries its pilot rate predicts per success (a scenario the router finds easy one time in
-        eight needs eight drafts per easy example; at most 24)."""
+    def _tries_per_success(self, st: SplitState, unit: Unit) -> float:
+        """Drafts a negative unit needs per example of its difficulty, by the pilot's rate (a scenario
+        the router finds easy one time in eight needs eight drafts per easy example; at most 8). A
+        trigger unit's difficulty is declared by its patterns: 1."""
         sup = st.coverage.supply.get((unit[0], unit[1]))
-        if unit[2] == "" or not sup or self.kind_of[(unit[0], unit[1])] == "trigger":
-            return 3
+        if not sup or self.kind_of[(unit[0], unit[1])] == "trigger":
+            return 1.0
         rate = sup.get(unit[2], 0) / max(1, sum(sup.values()))
-        return min(24, max(3, math.ceil(3 / max(rate, 1 / 8))))
+        return min(8.0, 1.0 / max(rate, 1 / 8))
+
+    def _dry_limit(self, st: SplitState, unit: Unit) -> int:
+        """Failed tries in a row that say a unit is spent: three times the tries it needs per success
+        (3 for a trigger unit, at most 24)."""
+        return max(3, math.ceil(3 * self._tries_per_success(st, unit)))
 
     def _reallocate(self, st: SplitState, split: str) -> None:
         """The deficit of an exhausted unit moves to the live units of the same kind and difficulty in
