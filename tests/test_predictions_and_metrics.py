@@ -95,6 +95,8 @@ def test_trusted_construction_equals_validation_and_shares_no_defaults() -> None
     assert a.model_fields_set == {"id"}
     with pytest.raises(TypeError, match=r"Call\.name is required"):
         trusted(Call, {"arguments": {}})
+    with pytest.raises(TypeError, match="unknown field"):
+        trusted(Call, {"name": "f", "args": {}})
     c = trusted(Call, {"name": "f", "arguments": {"k": 1}})
     assert c == Call(name="f", arguments={"k": 1}) and repr(c) == repr(Call(name="f", arguments={"k": 1}))
 

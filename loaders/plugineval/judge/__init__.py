@@ -55,6 +55,10 @@ class Judge:
     def model(self) -> str | None:
         return self.llm.name if self.llm is not None else None
 
+    def prepare(self, records: Sequence[Record]) -> None:
+        """Compile the records' tool specs before judging (optional: judging compiles on first use)."""
+        self.rules.prepare(records)
+
     def judge_one(self, record: Record, pred: Prediction | None) -> RecordVerdict:
         """Rules only (no network): the verdict for one record."""
         return decide(self.rules.judge(record, pred), self.rules)

@@ -184,6 +184,15 @@ class RulesJudge:
         return out, accepted_lists
 
     # --- the record ---------------------------------------------------------------------------
+    def prepare(self, records: Any) -> None:
+        """Compile, ahead of judging, what each record's gold calls need (tool specs, the record
+        plan): the per-pair path then only looks them up. Judging without it gives the same verdicts."""
+        for r in records:
+            if r.kind == "positive" and r.gold_calls:
+                self._plan(r)
+                for g in r.gold_calls:
+                    self.tool_info(r, g.name)
+
     def _plan(self, record: Record) -> _RecordPlan:
         """What judging a record needs besides the prediction, computed once per record object."""
         key = id(record)

@@ -97,8 +97,11 @@ def _number(s: str) -> float | None:
 
 def same(a: Any, b: Any) -> bool:
     """JSON equality where a boolean never equals a number (True != 1) but 1 == 1.0."""
-    if type(a) is bool or type(b) is bool:
-        return type(a) is type(b) and a == b
+    ta, tb = type(a), type(b)
+    if ta is tb and ta is not list and ta is not dict:  # the common case: two scalars of one type
+        return bool(a == b)
+    if ta is bool or tb is bool:
+        return False
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict) and isinstance(b, dict):

@@ -50,27 +50,30 @@ def validate_or_raise(model: type[StrictModelT], data: Any, where: str, prefix: 
         raise SchemaError(where, describe_validation_error(err, prefix)) from None
 
 
-_MISSING = object()
-_TEMPLATES: dict[type, tuple[tuple[str, Any, Any], ...]] = {}
+_TEMPLATES: dict[type, tuple[dict[str, Any], tuple[str, ...], tuple[tuple[str, Any], ...]]] = {}
 
 
-def _template(cls: type[BaseModel]) -> tuple[tuple[str, Any, Any], ...]:
-    """Per field, in declaration order: (name, static default or _MISSING, default factory or None)."""
-    out: list[tuple[str, Any, Any]] = []
+def _template(cls: type[BaseModel]) -> tuple[dict[str, Any], tuple[str, ...], tuple[tuple[str, Any], ...]]:
+    """Per class: every field in declaration order with its static default (None where there is none),
+    the required fields, and the fields with a default factory."""
+    base: dict[str, Any] = {}
+    required: list[str] = []
+    factories: list[tuple[str, Any]] = []
     for name, f in cls.model_fields.items():
         if f.alias is not None or f.validation_alias is not None:
             raise TypeError(f"trusted(): {cls.__name__}.{name} has an alias")
+        base[name] = None
         if f.default_factory is not None:
-            out.append((name, _MISSING, f.default_factory))
+            factories.append((name, f.default_factory))
         elif f.is_required():
-            out.append((name, _MISSING, None))
+            required.append(name)
         else:
             if not isinstance(f.default, str | int | float | bool | type(None) | tuple | frozenset):
                 raise TypeError(f"trusted(): {cls.__name__}.{name} has a mutable default")
-            out.append((name, f.default, None))
+            base[name] = f.default
     if cls.__pydantic_post_init__ or cls.model_config.get("extra") == "allow":
         raise TypeError(f"trusted(): {cls.__name__} needs pydantic's own model_construct")
-    return tuple(out)
+    return base, tuple(required), tuple(factories)
 
 
 def trusted(cls: type[StrictModelT], values: dict[str, Any]) -> StrictModelT:
@@ -80,17 +83,17 @@ def trusted(cls: type[StrictModelT], values: dict[str, Any]) -> StrictModelT:
     t = _TEMPLATES.get(cls)
     if t is None:
         t = _TEMPLATES[cls] = _template(cls)
-    d: dict[str, Any] = {}
-    for name, default, factory in t:
-        v = values.get(name, _MISSING)
-        if v is not _MISSING:
-            d[name] = v
-        elif factory is not None:
-            d[name] = factory()
-        elif default is not _MISSING:
-            d[name] = default
-        else:
+    base, required, factories = t
+    d = base.copy()
+    d.update(values)  # existing keys keep their place: the fields stay in declaration order
+    if len(d) != len(base):
+        raise TypeError(f"trusted(): unknown field(s) for {cls.__name__}: {sorted(set(d) - set(base))}")
+    for name in required:
+        if name not in values:
             raise TypeError(f"trusted(): {cls.__name__}.{name} is required")
+    for name, factory in factories:
+        if name not in values:
+            d[name] = factory()
     m = object.__new__(cls)
     object.__setattr__(m, "__dict__", d)
     object.__setattr__(m, "__pydantic_fields_set__", set(values))
