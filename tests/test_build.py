@@ -93,6 +93,15 @@ def test_card_counts_match_the_files(release: Path) -> None:
     assert all(pos.get(k, 0) + neg.get(k, 0) == v for k, v in default.items())  # no row stored twice
 
 
+def test_loading_with_a_shared_tool_memo_gives_the_same_records(release: Path) -> None:
+    from plugineval.sources import load_records
+
+    plain = {r.id: r for r in _records(release)}
+    memoized = load_records(release, "test")  # parses each distinct offered-tool text once
+    assert memoized and all(r == plain[r.id] for r in memoized)
+    assert memoized[0].tools[0] is not memoized[1].tools[0]  # equal texts never alias one dict
+
+
 def test_every_record_is_sound(release: Path) -> None:
     recs = _records(release)
     assert len({r.id for r in recs}) == len(recs)

@@ -236,3 +236,31 @@ def test_cli_evaluate_and_compare(tmp_path: Path) -> None:
         check=True,
     )
     assert "paired records: 6" in cmp.stdout
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        [{"a": "x},{y"}, {"b": [{"c": 1}, {"d": 2}]}],  # the cut inside a string and a nested array
+        [{"s": "},{"}],
+        [{}],
+        [{}, {}],
+        [{"a": [{}, {}]}, {"b": {"c": {}}}, {"a": [{}, {}]}],
+        [{"a": 1}, 2],  # not all objects: parsed whole
+        [],
+    ],
+)
+def test_tool_text_memo_parses_exactly_like_json(value: list) -> None:
+    from plugineval.schema.record import _objects
+
+    text = json.dumps(value, separators=(",", ":"))
+    memo: dict = {}
+    assert _objects(text, memo) == value and _objects(text, memo) == value
+
+
+@pytest.mark.parametrize("text", ['[{"a":1},{"b":]', "[{},{", '[{"a":1}]x', '[{"a":1},{"a":1}'])
+def test_tool_text_memo_raises_what_json_raises(text: str) -> None:
+    from plugineval.schema.record import _objects
+
+    with pytest.raises(json.JSONDecodeError):
+        _objects(text, {})

@@ -161,15 +161,61 @@ class Record(StrictModel):
         return row
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> Record:
-        """Inverse of ``to_row``; errors name the record id and the field."""
+    def from_row(cls, row: dict[str, Any], memo: dict[str, Any] | None = None) -> Record:
+        """Inverse of ``to_row``; errors name the record id and the field. ``memo`` (one dict shared
+        by the rows of one load) parses each distinct offered-tool text once: records of a release
+        offer the same few dozen tools over and over."""
         rid = str(row.get("id", "<no id>"))
         data = dict(row)
         for col in JSON_COLUMNS:
             v = data.get(col)
             if isinstance(v, str):
                 try:
-                    data[col] = json.loads(v)
+                    data[col] = json.loads(v) if memo is None or col != "tools" else _objects(v, memo)
                 except json.JSONDecodeError as e:
                     raise SchemaError(f"record {rid}", [f"{col}: not valid JSON ({e.msg})"]) from None
         return validate_or_raise(cls, data, f"record {rid}")
+
+
+_NOT_ONE_OBJECT = object()
+
+
+def _object_text(text: str, memo: dict[str, Any]) -> Any:
+    """The object a text parses to, or _NOT_ONE_OBJECT; memoized (misses too)."""
+    hit = memo.get(text)
+    if hit is None:
+        try:
+            hit = json.loads(text)
+        except json.JSONDecodeError:
+            hit = _NOT_ONE_OBJECT
+        if not isinstance(hit, dict):
+            hit = _NOT_ONE_OBJECT
+        memo[text] = hit
+    return hit
+
+
+def _objects(s: str, memo: dict[str, Any]) -> Any:
+    """``json.loads(s)`` for a compact JSON array of objects, each distinct element text parsed once.
+
+    The text is cut at every ``},{``; a cut is an element boundary exactly when the text before it
+    (closed by its ``}``) is one complete JSON object — a cut inside a string or a nested array
+    leaves a string or a bracket open, so that text does not parse, and the piece is joined to the
+    next. The array is then exactly the list of those element texts. Anything else (another shape,
+    a piece that never closes) is parsed whole by ``json.loads``, which raises what is wrong."""
+    if not (s.startswith("[{") and s.endswith("}]")):
+        return json.loads(s)
+    parts = s[1:-1].split("},{")
+    out: list[Any] = []
+    cur = parts[0]
+    for p in parts[1:]:
+        obj = _object_text(cur + "}", memo)
+        if obj is _NOT_ONE_OBJECT:
+            cur = cur + "},{" + p
+        else:
+            out.append(obj)
+            cur = "{" + p
+    obj = _object_text(cur, memo)
+    if obj is _NOT_ONE_OBJECT:
+        return json.loads(s)
+    out.append(obj)
+    return out
