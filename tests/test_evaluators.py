@@ -96,3 +96,34 @@ def test_quantities_nested_in_items_count_as_used_mentions() -> None:
         update={"arguments": {**call.arguments, "items": [{"dish_name": "宫保鸡丁", "quantity": 2}]}}
     )
     assert ev.mentions_used(q, ref, [wrong])[0] == used - 1
+
+
+def test_a_call_that_takes_nothing_from_the_query_needs_an_exemplar_to_count() -> None:
+    """coupon_list() fills from any text: it is no answer to 帮我领张券 (a claim with no coupon id),
+    nor does it make a science question tool-worthy; it stays one where a trigger exemplar reads
+    the query as a listing request (有没有全平台通用的券)."""
+    from datetime import datetime
+
+    from plugineval.builder.pccf.evaluators import ArgumentEvaluator
+    from plugineval.builder.pccf.retriever import TemplateRetriever
+    from plugineval.builder.synth.grammar import load_grammars
+
+    ev = ArgumentEvaluator(CAT)
+    ref = "2026-03-18T09:30:00+08:00"
+    coupons, typhoons = CAT.plugin("coupon_center"), CAT.plugin("typhoon_tracker")
+    listing = Call(name="coupon_list", arguments={})
+    assert ev.vacuous("coupon_list", {}) and ev.vacuous("typhoon_list", {"active_only": False})
+    assert not ev.vacuous("typhoon_list", {"active_only": True})
+    assert not ev.vacuous("coupon_claim", {})  # a required argument: never vacuous
+    assert ev.assess("帮我领张券，快点", ref, coupons, [listing], requested=set()).score == 0.0
+    assert ev.assess("帮我领张券，快点", ref, coupons, [listing], requested=None).score == 1.0
+    assert ev.abstention("台风和飓风是一回事吗", ref, typhoons, [], set()) == (True, ["typhoon"])
+    assert ev.abstention("台风和飓风是一回事吗", ref, typhoons, [], None)[0] is False
+    assert ev.abstention("2023年的台风为什么那么多", ref, typhoons, [], set())[0] is False  # year=2023
+
+    retriever = TemplateRetriever(CAT, load_grammars())
+    now = datetime.fromisoformat(ref)
+    asked = retriever.requested_tools("coupon_center", "今天有没有全平台通用的券", now, None)
+    assert "coupon_list" in asked
+    assert ev.assess("今天有没有全平台通用的券", ref, coupons, [listing], requested=asked).score > 0.8
+    assert "coupon_list" not in retriever.requested_tools("coupon_center", "帮我领张券，快点", now, None)

@@ -114,6 +114,16 @@ class ArgumentEvaluator:
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
 
+    def vacuous(self, name: str, arguments: dict[str, Any]) -> bool:
+        """A call that takes nothing from the query: its tool requires no argument and every argument
+        it passes equals the schema's default. Such a call can be made from any text at all (a
+        listing tool: coupon_list, typhoon_list), so by itself it says nothing about what was asked."""
+        tool = self.catalog.tool(name)
+        if tool.required:
+            return False
+        props = tool.properties
+        return all("default" in props.get(k, {}) and props[k]["default"] == v for k, v in arguments.items())
+
     def mentions_used(self, query: str, reference_time: str, calls: list[Call]) -> tuple[int, int]:
         """(used, total) time and place mentions of the query: a proposal that ignores part of the
         request (one trip of a round trip) leaves mentions unused."""
@@ -199,14 +209,22 @@ class ArgumentEvaluator:
         plugin: Plugin,
         calls: list[Call],
         lexicon: set[tuple[str, str, str]] | None = None,
+        requested: set[str] | None = None,
     ) -> ArgAssessment:
         """``lexicon``: (tool, arg, value) that the plugin's exemplars align to spans of this query
-        ("还没发货" -> status=pending_shipment): surface forms the rules do not know."""
+        ("还没发货" -> status=pending_shipment): surface forms the rules do not know. ``requested``:
+        the tools the plugin's trigger exemplars read this query as asking for (None: unknown). A
+        vacuous call (``vacuous``) to a tool outside it is grounded in nothing: its ``i.*`` entry is
+        None ("帮我领张券" is no request for the coupon listing, though coupon_list() fills from it)."""
         if any(c.name not in plugin.tool_names for c in calls):
             return ArgAssessment(0.0, note="a call to a tool outside the target plugin")
         grounded: dict[str, str | None] = {}
         steps: set[str] = set()
+        note = ""
         for i, c in enumerate(calls):
+            if requested is not None and c.name not in requested and self.vacuous(c.name, c.arguments):
+                grounded[f"{i}.*"] = None
+                note = f"{c.name} takes nothing from the query and no exemplar reads it as requested"
             g, s = self.ground(query, reference_time, c)
             for k, v in g.items():
                 if (
@@ -232,17 +250,27 @@ class ArgumentEvaluator:
             score = 0.75 * score + 0.25 * used / total
         if len(calls) > 1 and len({json.dumps(c.model_dump(), sort_keys=True) for c in calls}) < len(calls):
             score *= 0.5  # duplicated calls are not independent requests
-        return ArgAssessment(score, grounded, steps)
+        return ArgAssessment(score, grounded, steps, note)
 
     def abstention(
-        self, query: str, reference_time: str, plugin: Plugin, claimed_missing: list[str]
+        self,
+        query: str,
+        reference_time: str,
+        plugin: Plugin,
+        claimed_missing: list[str],
+        requested: set[str] | None = None,
     ) -> tuple[bool, list[str]]:
         """A missing-information abstention is justified when no tool of the plugin can be filled
-        from the text; returns (justified, the required arguments the best tool lacks)."""
+        from the text; returns (justified, the required arguments the best tool lacks). A vacuous
+        fill (a tool that needs nothing, filled with nothing) counts only for a tool in ``requested``
+        (the tools the plugin's trigger exemplars read the query as asking for; None: every tool):
+        it fills from any text, so it shows no request by itself."""
         best: list[str] | None = None
         for t in plugin.tools:
             f = SlotFiller(t.openai_function(), t.annotations).fill(query, reference_time)
             if f.arguments is not None:
+                if requested is not None and t.name not in requested and self.vacuous(t.name, f.arguments):
+                    continue
                 return False, []
             if best is None or len(f.missing) < len(best):
                 best = f.missing

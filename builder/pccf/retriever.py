@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import re
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -182,9 +183,17 @@ class TemplateRetriever:
     ) -> tuple[CompiledPattern, dict[str, Any]] | None:
         """An exemplar whose slots all parse, with the parsed slot values. Refinement rounds move on:
         variant 1 reads year-less dates as their past occurrence, variant 2 takes the next exemplar."""
-        g = self.grammars[plugin]
         past, want = variant % 2 == 1, variant // 2
-        k = 0
+        for k, hit in enumerate(self.aligned(plugin, query, ref, db, past)):
+            if k == want:
+                return hit
+        return None
+
+    def aligned(
+        self, plugin: str, query: str, ref: datetime, db: sqlite3.Connection | None, past: bool = False
+    ) -> Iterator[tuple[CompiledPattern, dict[str, Any]]]:
+        """Every exemplar whose slots all parse, most specific first, with the parsed slot values."""
+        g = self.grammars[plugin]
         for cp, spans in self.matches(plugin, query):
             values: dict[str, Any] = {}
             for slot, surface in spans.items():
@@ -193,10 +202,20 @@ class TemplateRetriever:
                     break
                 values[slot] = v
             else:
-                if k == want:
-                    return cp, values
-                k += 1
-        return None
+                yield cp, values
+
+    def requested_tools(
+        self, plugin: str, query: str, ref: datetime, db: sqlite3.Connection | None
+    ) -> set[str]:
+        """The tools of the trigger exemplars the query aligns with (its slots parse, either reading
+        of a year-less date): what the plugin's exemplars read the query as asking for."""
+        return {
+            c.tool
+            for past in (False, True)
+            for cp, _ in self.aligned(plugin, query, ref, db, past)
+            if cp.kind == "trigger"
+            for c in cp.pattern.calls
+        }
 
 
 def fill_args(template: Any, values: dict[str, Any]) -> Any:

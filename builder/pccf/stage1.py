@@ -109,7 +109,7 @@ class StageOne:
                 return e
             if p.abstain_reason == "missing_information":
                 justified, missing = self.args.abstention(
-                    task.query, task.reference_time, task.plugin, p.missing
+                    task.query, task.reference_time, task.plugin, p.missing, self._requested(task)
                 )
                 if self.llm is not None and self.llm.has("argument_evaluator"):
                     j = await self._llm_args(task, None, p)
@@ -130,7 +130,14 @@ class StageOne:
             e["execution_errors"] = [f"{o.error_code}: {o.error_message}" for o in outcomes if not o.ok]
             return e
         if self.cfg.content_validation:
-            a = self.args.assess(task.query, task.reference_time, task.plugin, calls, self._lexicon(task))
+            a = self.args.assess(
+                task.query,
+                task.reference_time,
+                task.plugin,
+                calls,
+                self._lexicon(task),
+                self._requested(task),
+            )
             s_out, note = self.results.assess(calls, outcomes)
             if self.llm is not None and self.llm.has("argument_evaluator"):
                 j = await self._llm_args(task, calls, p)
@@ -152,6 +159,8 @@ class StageOne:
             )
             if note:
                 e["result_note"] = note
+            if a.note:
+                e["argument_note"] = a.note
             score = self.cfg.lambda_arg * a.score + self.cfg.lambda_out * s_out
         else:
             a = self.args.assess(task.query, task.reference_time, task.plugin, calls)
@@ -181,6 +190,17 @@ class StageOne:
                         out.add((c.tool, k, json.dumps(v, ensure_ascii=False)))
         task._lexicon = out  # type: ignore[attr-defined]
         return out
+
+    def _requested(self, task: Task) -> set[str] | None:
+        """The tools the plugin's trigger exemplars read this query as asking for (None without a
+        retriever): a call that takes nothing from the query must be one of them to count."""
+        if self.retriever is None:
+            return None
+        cached = getattr(task, "_requested", None)
+        if cached is None:
+            cached = self.retriever.requested_tools(task.plugin.id, task.query, task.ref, task.db)
+            task._requested = cached  # type: ignore[attr-defined]
+        return cached  # type: ignore[no-any-return]
 
     async def _llm_args(self, task: Task, calls: list[Call] | None, p: Proposal) -> Any:
         from .llm_roles import ArgOut, RoleError
@@ -293,7 +313,9 @@ class StageOne:
                 return Verification(False, "positive_but_abstention_accepted", rounds=v.rounds, trace=v.trace)
             return v
         if k == "neg_A":
-            justified, _ = self.args.abstention(cand.query, cand.reference_time, plugin, [])
+            justified, _ = self.args.abstention(
+                cand.query, cand.reference_time, plugin, [], self._requested(task)
+            )
             ev = {"type": "no_tool_worthy_request", "fillable_tool": not justified}
             return Verification(justified, "verified" if justified else "refuted_tool_worthy", evidence=ev)
         if k == "neg_B":
