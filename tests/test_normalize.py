@@ -95,6 +95,10 @@ def test_numbers(case: dict[str, Any]) -> None:
 def test_places(case: dict[str, Any]) -> None:
     if case.get("note") == "is_domestic":
         assert is_domestic(case["input"]) is case["expected"]
+    elif case.get("note") == "find":  # the places mentioned in free text, in order
+        from plugineval.baselines.textscan import find_places
+
+        assert [p.name for p in find_places(case["input"])] == case["expected"]
     else:
         assert canonical_place(case["input"]) == case["expected"]
 

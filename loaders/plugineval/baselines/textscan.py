@@ -107,14 +107,25 @@ def _place_index() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile(alt), names
 
 
+# Common words a place name sits inside across a word boundary: the place there is no mention
+# (医保定点 holds no 保定, 三明治 no 三明, 未开封 no 开封, 大理石 no 大理).
+NOT_PLACES = ("医保", "三明治", "未开封", "没开封", "已开封", "大同小异", "长治久安", "大理石")
+_NOT_PLACES_RX = re.compile("|".join(map(re.escape, NOT_PLACES)))
+
+
 def find_places(text: str) -> list[PlaceMention]:
+    """Place names in free text, longest first, left to right; a name that a common word (``NOT_PLACES``)
+    overlaps and reaches beyond is part of that word, not a mention (医保定点药店; 保定的医保定点药店
+    still mentions 保定 once)."""
     rx, names = _place_index()
+    words = [(w.start(), w.end()) for w in _NOT_PLACES_RX.finditer(text)]
     out = []
     for m in rx.finditer(text):
+        a, b = m.start(), m.end()
+        if any(ws < b and we > a and (ws < a or we > b) for ws, we in words):
+            continue
         s = m.group(0)
-        out.append(
-            PlaceMention(names[s], m.start(), m.end(), s, "implicit_entity" if s in NICKNAMES else None)
-        )
+        out.append(PlaceMention(names[s], a, b, s, "implicit_entity" if s in NICKNAMES else None))
     return out
 
 
