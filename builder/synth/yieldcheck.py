@@ -1,4 +1,4 @@
-"""Grammar yield: what each trigger pattern gives the builder, measured the way the builder does.
+"""Grammar yield: what each pattern gives the builder, measured the way the builder does.
 
 An authoring aid. For each pattern it reports the split it serves (test/validation or train — they
 never share a pattern), its difficulty, how many mutually distinct masked surfaces it can produce
@@ -8,7 +8,14 @@ pass Stage I (text-only generators agree, execution succeeds) and at which obser
 Per plugin it sums the test capacity by difficulty and the multi-call capacity: the budget of the
 default config asks ~13 test positives per trigger scenario, ≥ 10% of them multi-call.
 
+Negative scenarios (neg_A, neg_B, neg_C, underspecified) are reported too. Their difficulty is
+behavioural, known only from samples: an instance that passes Stage I is calibrated as the builder
+does (the reference router over K fixed-seed runs on the tools a record would offer: p_K 1.0 easy,
+0.0 hard, else medium; before any strengthening). Per negative scenario it sums capacity x pass
+rate for test and train, and at the end lists the negative scenarios that never calibrated easy.
+
     python -m plugineval.builder.synth.yieldcheck movie_tickets weather_forecast --samples 6
+    python -m plugineval.builder.synth.yieldcheck --kinds neg_A,underspecified --samples 6
 """
 
 from __future__ import annotations
@@ -47,14 +54,19 @@ def masked_forms(p: Pattern, cap: int = 400) -> list[str]:
     return sorted(out)
 
 
+NEGATIVE_KINDS = ("neg_A", "neg_B", "neg_C", "underspecified")
+KINDS = ("trigger", *NEGATIVE_KINDS)
+
+
 @dataclass
 class PatternYield:
     scenario: str
     pattern: str
     split: str
-    difficulty: str
+    difficulty: str  # declared (trigger); "-" for a negative (behavioural: see ``observed``)
     calls: int
     capacity: int  # distinct masked surfaces, greedily, against the plugin's earlier patterns too
+    kind: str = "trigger"
     samples: int = 0
     accepted: int = 0
     observed: Counter[str] = field(default_factory=Counter)
@@ -62,12 +74,19 @@ class PatternYield:
     example: str = ""
 
 
-def capacities(catalog: Catalog, plugin: str, g: PluginGrammar) -> list[PatternYield]:
+def capacities(
+    catalog: Catalog, plugin: str, g: PluginGrammar, kinds: tuple[str, ...] = KINDS
+) -> list[PatternYield]:
+    """Triggers first, then negatives, each scenario in catalog order (the near-duplicate rule holds
+    across all of a plugin's test records, whatever their kind)."""
     out: list[PatternYield] = []
     chosen: dict[str, list[frozenset[str]]] = {"test": [], "train": []}
     p = catalog.plugin(plugin)
-    for s in p.scenarios:
-        if s.kind != "trigger" or s.id not in g.scenarios:
+    ordered = [s for s in p.scenarios if s.kind == "trigger"] + [
+        s for s in p.scenarios if s.kind != "trigger"
+    ]
+    for s in ordered:
+        if s.id not in g.scenarios:
             continue
         by = patterns_by_split(plugin, s.id, g)
         for split in ("test", "train"):
@@ -78,18 +97,26 @@ def capacities(catalog: Catalog, plugin: str, g: PluginGrammar) -> list[PatternY
                     if all(jaccard(gm, o) < THRESHOLD for o in chosen[split]):
                         chosen[split].append(gm)
                         cap += 1
-                out.append(PatternYield(s.id, pat.id, split, pattern_difficulty(pat, g), len(pat.calls), cap))
+                if s.kind not in kinds:
+                    continue
+                diff = pattern_difficulty(pat, g) if s.kind == "trigger" else "-"
+                out.append(PatternYield(s.id, pat.id, split, diff, len(pat.calls), cap, s.kind))
     return out
 
 
 async def sample_yield(
     catalog: Catalog, plugin: str, g: PluginGrammar, rows: list[PatternYield], n: int, seed: int
 ) -> None:
-    """Run ``n`` instances of every pattern through Stage I (offline roles), as the builder does."""
+    """Run ``n`` instances of every pattern through Stage I (offline roles), as the builder does; a
+    negative that passes is calibrated by the reference router (p_K over K runs, as ``_negative``)."""
     from ..pccf.config import BuildConfig
     from ..pccf.evaluators import OBSERVABLE_STEPS
     from ..pccf.generators import make_generators
-    from ..pccf.records import difficulty_of_depth, reference_time
+    from ..pccf.records import (
+        difficulty_of_depth,
+        difficulty_of_pk,
+        reference_time,
+    )
     from ..pccf.retriever import TemplateRetriever
     from ..pccf.stage1 import StageOne
     from ..tools.server import ToolExecutor
@@ -114,7 +141,7 @@ async def sample_yield(
                     rng = random.Random(f"{seed}|{plugin}|{row.scenario}|{row.pattern}|{i}")
                     ref = reference_time(rng, cfg.records.ref_start, cfg.records.ref_end)
                     c = instantiate(
-                        pat, g, plugin=plugin, scenario=row.scenario, kind="trigger", ref=ref, rng=rng,
+                        pat, g, plugin=plugin, scenario=row.scenario, kind=row.kind, ref=ref, rng=rng,
                         catalog=catalog, db=db,
                     )  # fmt: skip
                     row.samples += 1
@@ -127,6 +154,10 @@ async def sample_yield(
                         row.example = row.example or c.query
                         continue
                     row.accepted += 1
+                    if row.kind != "trigger":
+                        p_k = _calibrate(catalog, router, cfg, pl, scen[row.scenario], c.query, rng)
+                        row.observed[difficulty_of_pk(p_k)] += 1
+                        continue
                     declared = pattern_steps(pat, g) | set(c.declared_steps)
                     measured = v.steps | (declared - OBSERVABLE_STEPS)
                     row.observed[difficulty_of_depth(len(measured))] += 1
@@ -134,10 +165,37 @@ async def sample_yield(
         db.close()
 
 
+def _calibrate(
+    catalog: Catalog, router: ReferenceRouter, cfg: Any, plugin: Any, scenario: Any, query: str, rng: Any
+) -> float:
+    """p_K of a verified negative, as the builder's ``_negative`` computes it (offline router)."""
+    from ..pccf.records import offered_tools, record_id
+
+    must: list[str] = []
+    if scenario.kind == "neg_B" and scenario.needed_plugin and rng.random() < cfg.records.neg_b_offer_needed:
+        must = catalog.plugin(scenario.needed_plugin).tool_names
+    tools = offered_tools(
+        catalog, plugin, rng, cfg.records.distractors_min, cfg.records.distractors_max, must
+    )
+    offered = [catalog.tool(t).openai_function() for t in tools]
+    targets = set(plugin.tool_names)
+
+    def correct(t: str | None) -> bool:
+        return t is None if scenario.kind == "neg_A" else t not in targets
+
+    k = cfg.router.k
+    return router.p_k(query, offered, correct, k, key=record_id(query, plugin.id, scenario.kind))
+
+
+def _eff(r: PatternYield, sampled: bool) -> float:
+    return r.capacity * (r.accepted / r.samples if sampled and r.samples else 1.0)
+
+
 def report(plugin: str, rows: list[PatternYield], sampled: bool) -> str:
     lines = [f"== {plugin}"]
     for r in rows:
-        s = f"  {r.scenario}/{r.pattern:<18} {r.split:<5} {r.difficulty:<6} calls={r.calls} cap={r.capacity:<3}"
+        label = r.difficulty if r.kind == "trigger" else r.kind
+        s = f"  {r.scenario}/{r.pattern:<18} {r.split:<5} {label:<6} calls={r.calls} cap={r.capacity:<3}"
         if sampled:
             obs = ",".join(f"{k}:{v}" for k, v in sorted(r.observed.items()))
             why = ",".join(f"{k}:{v}" for k, v in r.reasons.most_common(2))
@@ -145,25 +203,43 @@ def report(plugin: str, rows: list[PatternYield], sampled: bool) -> str:
             if r.accepted * 2 < r.samples and r.example:
                 s += f"\n      e.g. {r.example}"
         lines.append(s)
-    test = [r for r in rows if r.split == "test"]
-
-    def eff(r: PatternYield) -> float:
-        return r.capacity * (r.accepted / r.samples if sampled and r.samples else 1.0)
-
-    by_d = Counter[str]()
-    for r in test:
-        by_d[r.difficulty] += round(eff(r))
-    multi = round(sum(eff(r) for r in test if r.calls > 1))
-    scen = Counter[str]()
-    for r in test:
-        scen[r.scenario] += round(eff(r))
-    lines.append(
-        f"  test capacity{' x pass rate' if sampled else ''}: "
-        + ", ".join(f"{d} {by_d[d]}" for d in ("easy", "medium", "hard"))
-        + f"; multi-call {multi}; per scenario min {min(scen.values(), default=0)}"
-        f" ({min(scen, key=lambda k: scen[k], default='-')})"
-    )
+    test = [r for r in rows if r.split == "test" and r.kind == "trigger"]
+    if test:
+        by_d = Counter[str]()
+        for r in test:
+            by_d[r.difficulty] += round(_eff(r, sampled))
+        multi = round(sum(_eff(r, sampled) for r in test if r.calls > 1))
+        scen = Counter[str]()
+        for r in test:
+            scen[r.scenario] += round(_eff(r, sampled))
+        lines.append(
+            f"  test capacity{' x pass rate' if sampled else ''}: "
+            + ", ".join(f"{d} {by_d[d]}" for d in ("easy", "medium", "hard"))
+            + f"; multi-call {multi}; per scenario min {min(scen.values(), default=0)}"
+            f" ({min(scen, key=lambda k: scen[k], default='-')})"
+        )
+    for sid, kind, eff, seen, rate in negative_summary(rows, sampled):
+        s = f"  {kind} {sid}: capacity{' x pass rate' if sampled else ''} test {eff['test']}, train {eff['train']}"
+        if sampled:
+            s += f"; pass {rate}; router " + (",".join(f"{k}:{v}" for k, v in sorted(seen.items())) or "-")
+        lines.append(s)
     return "\n".join(lines)
+
+
+def negative_summary(
+    rows: list[PatternYield], sampled: bool
+) -> list[tuple[str, str, dict[str, int], Counter[str], str]]:
+    """Per negative scenario: (id, kind, capacity x pass rate by split, observed difficulties, pass)."""
+    out = []
+    for sid in dict.fromkeys(r.scenario for r in rows if r.kind != "trigger"):
+        rs = [r for r in rows if r.scenario == sid]
+        eff = {sp: round(sum(_eff(r, sampled) for r in rs if r.split == sp)) for sp in ("test", "train")}
+        obs: Counter[str] = Counter()
+        for r in rs:
+            obs.update(r.observed)
+        rate = f"{sum(r.accepted for r in rs)}/{sum(r.samples for r in rs)}"
+        out.append((sid, rs[0].kind, eff, obs, rate))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -175,7 +251,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("plugins", nargs="*", help="plugin ids (default: all with a grammar)")
     ap.add_argument("--samples", type=int, default=0, help="instances per pattern run through Stage I")
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument(
+        "--kinds",
+        default=",".join(KINDS),
+        help=f"comma-separated scenario kinds to report (default: all of {','.join(KINDS)})",
+    )
+    ap.add_argument("--scenarios", default="", help="comma-separated scenario ids to report (default: all)")
     a = ap.parse_args(argv)
+    kinds = tuple(k for k in a.kinds.split(",") if k)
+    bad = [k for k in kinds if k not in KINDS]
+    if bad:
+        print(f"unknown kind: {', '.join(bad)}", file=sys.stderr)
+        return 2
+    only = {x for x in a.scenarios.split(",") if x}
     catalog = load_catalog()
     grammars = load_grammars()
     plugins = a.plugins or sorted(grammars)
@@ -184,16 +272,30 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no grammar for: {', '.join(unknown)}", file=sys.stderr)
         return 2
     total = Counter[str]()
+    never_easy: list[str] = []
     for pid in plugins:
-        rows = capacities(catalog, pid, grammars[pid])
+        rows = [r for r in capacities(catalog, pid, grammars[pid], kinds) if not only or r.scenario in only]
+        if not rows:
+            continue
         if a.samples:
             asyncio.run(sample_yield(catalog, pid, grammars[pid], rows, a.samples, a.seed))
         print(report(pid, rows, bool(a.samples)), flush=True)
         for r in rows:
-            if r.split == "test":
+            if r.split == "test" and r.kind == "trigger":
                 total[r.difficulty] += r.capacity
                 total["multi"] += r.capacity if r.calls > 1 else 0
-    print("all test capacity (no pass rate):", dict(total))
+        if a.samples:
+            never_easy += [
+                f"{pid}/{sid} ({kind}; pass {rate}; router {dict(sorted(obs.items())) or '-'})"
+                for sid, kind, _, obs, rate in negative_summary(rows, True)
+                if not obs.get("easy")
+            ]
+    if "trigger" in kinds:
+        print("all test capacity (no pass rate):", dict(total))
+    if a.samples and any(k != "trigger" for k in kinds):
+        print(f"negative scenarios never calibrated easy ({len(never_easy)}):")
+        for line in never_easy:
+            print("  " + line)
     return 0
 
 
