@@ -290,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
                 for sid, kind, _, obs, rate in negative_summary(rows, True)
                 if not obs.get("easy")
             ]
-    if "trigger" in kinds:
+    if total:
         print("all test capacity (no pass rate):", dict(total))
     if a.samples and any(k != "trigger" for k in kinds):
         print(f"negative scenarios never calibrated easy ({len(never_easy)}):")
