@@ -81,7 +81,7 @@ class _RecordPlan:
     tz: tzinfo
     alts: list[GoldAlternative]
     gold_of: dict[str, list[int]]  # tool name -> indices of its gold calls
-    exact_ok: bool  # no gold argument is empty: equal argument objects are an exact match
+    exact_ok: tuple[bool, ...]  # per gold call: no argument is empty, so equal arguments are exact
 
 
 class RulesJudge:
@@ -206,7 +206,7 @@ class RulesJudge:
         gold_of: dict[str, list[int]] = {}
         for i, g in enumerate(record.gold_calls):
             gold_of.setdefault(g.name, []).append(i)
-        exact_ok = not any(is_empty(v) for g in record.gold_calls for v in g.arguments.values())
+        exact_ok = tuple(not any(is_empty(v) for v in g.arguments.values()) for g in record.gold_calls)
         plan = self._plans[key] = _RecordPlan(
             record, ref, ref.tzinfo, record.alternatives(), gold_of, exact_ok
         )
@@ -223,7 +223,7 @@ class RulesJudge:
             # one gold call, one prediction of its tool (most records): no alignment to search
             ga, pa = gold[0].arguments, calls[0].arguments
             w.pairs.append((0, 0))
-            if plan.exact_ok and pa == ga and same(pa, ga):  # == is C-fast; same() rules out True == 1
+            if plan.exact_ok[0] and pa == ga and same(pa, ga):  # == is C-fast; same() rules out True == 1
                 w.args = [ArgVerdict(0, k, Reason.EXACT, False, v, v) for k, v in ga.items()]
                 return w
             verdicts, accepted = self.pair_verdicts(
@@ -240,42 +240,62 @@ class RulesJudge:
                 by_name[p.name][1].append(j)
             else:
                 w.unmatched_pred.append(j)
+        gold_calls = record.gold_calls
         for name, (gis, pjs) in by_name.items():
-            exact = _exact_pairs(record.gold_calls, pred.calls, gis, pjs)
-            if exact is not None:  # cheap path: every call of this tool is exactly its gold
-                for gi, pj in exact:
-                    for k, gv in record.gold_calls[gi].arguments.items():
-                        w.args.append(ArgVerdict(gi, k, Reason.EXACT, False, gv, gv))
-                    w.pairs.append((gi, pj))
-                continue
-            info = self.tool_info(record, name)
-            table: dict[tuple[int, int], tuple[list[ArgVerdict], list[list[Any]]]] = {}
+            found: list[tuple[int, int, list[ArgVerdict], list[list[Any]] | None]] = []
+            # an exact pair is always kept (no other partner agrees more): only the calls left over
+            # go through the pairing search, so a perturbed call among several costs one comparison
+            left_g: list[int] = []
+            left_p = list(pjs)
+            for gi in gis:
+                ga = gold_calls[gi].arguments
+                hit = -1
+                if plan.exact_ok[gi]:
+                    for pj in left_p:
+                        if _is_exact(calls[pj].arguments, ga):
+                            hit = pj
+                            break
+                if hit < 0:
+                    left_g.append(gi)
+                    continue
+                left_p.remove(hit)
+                found.append(
+                    (gi, hit, [ArgVerdict(gi, k, Reason.EXACT, False, v, v) for k, v in ga.items()], None)
+                )
+            if left_g and left_p:
+                info = self.tool_info(record, name)
+                table: dict[tuple[int, int], tuple[list[ArgVerdict], list[list[Any]]]] = {}
 
-            def cell(
-                gi: int, pj: int, table: dict[Any, Any] = table, info: ToolInfo | None = info
-            ) -> tuple[list[ArgVerdict], list[list[Any]]]:
-                c = table.get((gi, pj))
-                if c is None:
-                    c = table[gi, pj] = self.pair_verdicts(
-                        record, gi, record.gold_calls[gi], alts[gi], pred.calls[pj], info, ref, tz
-                    )
-                return c
+                def cell(
+                    gi: int, pj: int, table: dict[Any, Any] = table, info: ToolInfo | None = info
+                ) -> tuple[list[ArgVerdict], list[list[Any]]]:
+                    c = table.get((gi, pj))
+                    if c is None:
+                        c = table[gi, pj] = self.pair_verdicts(
+                            record, gi, gold_calls[gi], alts[gi], calls[pj], info, ref, tz
+                        )
+                    return c
 
-            pairs = _perfect_pairing(gis, pjs, cell)
-            if pairs is None:  # no perfect one-to-one fit: search the pairing with most agreeing arguments
-                for gi in gis:
-                    for pj in pjs:
-                        cell(gi, pj)
-                pairs = _best_pairing(gis, pjs, table)
-            matched_g = {g for g, _ in pairs}
-            matched_p = {p for _, p in pairs}
-            for gi, pj in pairs:
-                verdicts, accepted = cell(gi, pj)
-                for v, acc in zip(verdicts, accepted, strict=True):
-                    if v.reason not in ACCEPTING:
-                        w.accepted[len(w.args)] = acc
-                    w.args.append(v)
+                pairs = _perfect_pairing(left_g, left_p, cell)
+                if pairs is None:  # no perfect fit: search the pairing with most agreeing arguments
+                    for gi in left_g:
+                        for pj in left_p:
+                            cell(gi, pj)
+                    pairs = _best_pairing(left_g, left_p, table)
+                for gi, pj in pairs:
+                    found.append((gi, pj, *cell(gi, pj)))
+            found.sort(key=lambda f: f[0])
+            for gi, pj, verdicts, accepted in found:
+                if accepted is not None:
+                    for v, acc in zip(verdicts, accepted, strict=True):
+                        if v.reason not in ACCEPTING:
+                            w.accepted[len(w.args)] = acc
+                        w.args.append(v)
+                else:
+                    w.args += verdicts
                 w.pairs.append((gi, pj))
+            matched_g = {f[0] for f in found}
+            matched_p = {f[1] for f in found}
             w.unmatched_gold += [g for g in gis if g not in matched_g]
             w.unmatched_pred += [p for p in pjs if p not in matched_p]
         w.unmatched_gold.sort()
@@ -305,32 +325,14 @@ def _nonempty(args: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in args.items() if not is_empty(v)}
 
 
-def _exact_pairs(
-    gold: list[Call], pred: list[Call], gis: list[int], pjs: list[int]
-) -> list[tuple[int, int]] | None:
-    """Pairs when each gold call of a tool has a prediction with exactly its arguments, else None."""
-    if len(gis) != len(pjs):
-        return None
-    left = list(pjs)
-    out = []
-    for gi in gis:
-        ga = gold[gi].arguments
-        if any(is_empty(v) for v in ga.values()):
-            return None
-        hit = None
-        for pj in left:
-            pa = pred[pj].arguments
-            if len(pa) != len(ga) and len(_nonempty(pa)) != len(ga):
-                continue
-            pa = _nonempty(pa)
-            if pa == ga and same(pa, ga):  # == is C-fast; same() then rules out True == 1
-                hit = pj
-                break
-        if hit is None:
-            return None
-        left.remove(hit)
-        out.append((gi, hit))
-    return out
+def _is_exact(pa: dict[str, Any], ga: dict[str, Any]) -> bool:
+    """The predicted arguments are exactly the gold's (empty predicted values ignored; True != 1)."""
+    if pa == ga:  # == is C-fast; same() then rules out True == 1
+        return same(pa, ga)
+    if len(pa) <= len(ga):
+        return False
+    pa = _nonempty(pa)
+    return pa == ga and same(pa, ga)
 
 
 def _score(verdicts: list[ArgVerdict]) -> int:
