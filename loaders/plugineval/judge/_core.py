@@ -285,9 +285,9 @@ class RulesJudge:
                 for gi, pj in pairs:
                     found.append((gi, pj, *cell(gi, pj)))
             found.sort(key=lambda f: f[0])
-            for gi, pj, verdicts, accepted in found:
-                if accepted is not None:
-                    for v, acc in zip(verdicts, accepted, strict=True):
+            for gi, pj, verdicts, acc_lists in found:
+                if acc_lists is not None:
+                    for v, acc in zip(verdicts, acc_lists, strict=True):
                         if v.reason not in ACCEPTING:
                             w.accepted[len(w.args)] = acc
                         w.args.append(v)
