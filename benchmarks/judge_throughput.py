@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from plugineval.judge import Judge, LLMConfig  # noqa: E402
 from plugineval.schema import Call, Prediction, Record  # noqa: E402
-from plugineval.sources import load_records  # noqa: E402
+from plugineval.sources import load_records, no_gc  # noqa: E402
 
 
 def bfcl(repeat: int) -> None:
@@ -58,9 +58,10 @@ def bfcl(repeat: int) -> None:
         judge.prepare(list(records.values()))  # schemas compiled once, with the inputs
         prep.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        for p in pairs:
-            r = records[p.id]
-            judge.judge_one(r, prediction_from_bfcl(r, p.prediction))
+        with no_gc():  # as Judge.run judges a batch (no cyclic GC passes over the loaded inputs)
+            for p in pairs:
+                r = records[p.id]
+                judge.judge_one(r, prediction_from_bfcl(r, p.prediction))
         rates.append(len(pairs) / (time.perf_counter() - t0))
     med = statistics.median(rates)
     print(f"BFCL oracle, per-pair path (map + judge), {len(pairs)} pairs, {repeat} runs, fresh judge each:")
