@@ -264,3 +264,30 @@ def test_tool_text_memo_raises_what_json_raises(text: str) -> None:
 
     with pytest.raises(json.JSONDecodeError):
         _objects(text, {})
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"t1": {"a": {"x": 1}, "b": {"y": [{"q": 1}, {"r": 2}]}}, "t2": {}},  # cuts inside nested objects
+        {"t": {"s": '},"'}},  # and inside a string
+        {"a": {"k": '}},"z":{'}},
+        {"a": {}, "b": {"c": {"d": {}}}},
+        {"a": 1, "b": {}},  # not all objects: parsed whole
+        {},
+    ],
+)
+def test_annotation_text_memo_parses_exactly_like_json(value: dict) -> None:
+    from plugineval.schema.record import _members
+
+    text = json.dumps(value, separators=(",", ":"), sort_keys=True)
+    memo: dict = {}
+    assert _members(text, memo) == value and _members(text, memo) == value
+
+
+@pytest.mark.parametrize("text", ['{"a":{},"b":}', '{"a":{}', '{"a":{"b":1}}x'])
+def test_annotation_text_memo_raises_what_json_raises(text: str) -> None:
+    from plugineval.schema.record import _members
+
+    with pytest.raises(json.JSONDecodeError):
+        _members(text, {})

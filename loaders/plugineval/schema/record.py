@@ -163,15 +163,18 @@ class Record(StrictModel):
     @classmethod
     def from_row(cls, row: dict[str, Any], memo: dict[str, Any] | None = None) -> Record:
         """Inverse of ``to_row``; errors name the record id and the field. ``memo`` (one dict shared
-        by the rows of one load) parses each distinct offered-tool text once: records of a release
-        offer the same few dozen tools over and over."""
+        by the rows of one load) parses each distinct offered-tool and tool-annotation text once:
+        records of a release offer the same few dozen tools over and over."""
         rid = str(row.get("id", "<no id>"))
         data = dict(row)
         for col in JSON_COLUMNS:
             v = data.get(col)
             if isinstance(v, str):
                 try:
-                    data[col] = json.loads(v) if memo is None or col != "tools" else _objects(v, memo)
+                    if memo is None or col not in _MEMO_COLUMNS:
+                        data[col] = json.loads(v)
+                    else:
+                        data[col] = _MEMO_COLUMNS[col](v, memo)
                 except json.JSONDecodeError as e:
                     raise SchemaError(f"record {rid}", [f"{col}: not valid JSON ({e.msg})"]) from None
         return validate_or_raise(cls, data, f"record {rid}")
@@ -219,3 +222,33 @@ def _objects(s: str, memo: dict[str, Any]) -> Any:
         return json.loads(s)
     out.append(obj)
     return out
+
+
+def _members(s: str, memo: dict[str, Any]) -> Any:
+    """``json.loads(s)`` for a compact JSON object whose values are objects (tool name -> its
+    argument annotations), each distinct member text parsed once — by the argument of ``_objects``:
+    a cut at ``},"`` is a member boundary exactly when the member before it is complete."""
+    if not (s.startswith('{"') and s.endswith("}}")):
+        return json.loads(s)
+    parts = s[1:-1].split('},"')
+    out: dict[str, Any] = {}
+    n = 0
+    cur = parts[0]
+    for p in parts[1:]:
+        one = _object_text("{" + cur + "}}", memo)
+        if one is _NOT_ONE_OBJECT or len(one) != 1:
+            cur = cur + '},"' + p
+        else:
+            out.update(one)
+            n += 1
+            cur = '"' + p
+    one = _object_text("{" + cur + "}", memo)
+    if one is _NOT_ONE_OBJECT or len(one) != 1:
+        return json.loads(s)
+    out.update(one)
+    if len(out) != n + 1:  # a repeated key: let json.loads decide, as it would
+        return json.loads(s)
+    return out
+
+
+_MEMO_COLUMNS = {"tools": _objects, "tool_annotations": _members}
