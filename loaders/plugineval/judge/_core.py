@@ -441,15 +441,16 @@ def decide(w: Work, rules: RulesJudge) -> RecordVerdict:
         v.outcome, v.category = Outcome.EXCLUDED, Category.BOTH_EMPTY
         return v
     v.arguments = w.args
-    v.unmatched_gold = [r.gold_calls[i].name for i in w.unmatched_gold]
-    if pred is not None:
+    if w.unmatched_gold:
+        v.unmatched_gold = [r.gold_calls[i].name for i in w.unmatched_gold]
+    if pred is not None and w.unmatched_pred:
         v.unmatched_pred = [pred.calls[j].name for j in w.unmatched_pred]
     if pred is None or pred.invalid:
         v.outcome, v.category = Outcome.FN, Category.INVALID_OUTPUT
         v.detail = "no prediction for this id" if pred is None else pred.invalid_reason
         return v
     bad = [a for a in w.args if a.reason not in ACCEPTING]
-    if any(a.reason is Reason.JUDGE_FAILURE for a in bad):
+    if bad and any(a.reason is Reason.JUDGE_FAILURE for a in bad):
         v.outcome, v.category = Outcome.FN, Category.JUDGE_FAILURE
     elif w.unmatched_gold:
         v.outcome, v.category = Outcome.FN, Category.MISS_RECALL
