@@ -46,7 +46,7 @@ class Stage2(_Strict):
     min_gain: int = Field(default=1, ge=0)
     synthesis_budget: int = Field(default=80000, ge=1)
     oversample: float = Field(default=1.6, ge=1.0)
-    max_rounds: int = Field(default=12, ge=1)
+    max_rounds: int = Field(default=16, ge=1)
     closed_loop: bool = True
     strengthen: bool = True
     reallocate: bool = True
