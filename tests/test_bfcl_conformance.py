@@ -209,3 +209,52 @@ def test_prediction_renaming(records: dict[str, Record]) -> None:
     assert [c.name for c in p.calls] == ["math_factorial"]
     assert prediction_from_bfcl(r, [{"math.factorial": "x"}]).invalid
     assert prediction_from_bfcl(r, [{"math.factorial_x": {}}]).calls[0].name == "math_factorial_x"
+
+
+def test_keeping_exact_pairs_first_finds_the_best_pairing(records: dict[str, Record]) -> None:
+    """Alignment keeps exact pairs before searching the rest; on multi-call records with predictions
+    that borrow values from the other gold calls (the case where a swap could pay), the pairing it
+    picks scores as high as the best of all one-to-one pairings (brute force)."""
+    import itertools
+    import random
+
+    from plugineval.judge._core import RulesJudge, _score
+    from plugineval.schema import Call, Prediction
+
+    multi = [r for r in records.values() if r.kind == "positive" and 2 <= len(r.gold_calls) <= 4]
+    rj = RulesJudge()
+    rng = random.Random(20261130)
+    for _ in range(400):
+        r = rng.choice(multi)
+        gold = r.gold_calls
+        preds = []
+        for g in gold:
+            a = dict(g.arguments)
+            if a and rng.random() < 0.5:  # a value borrowed from another gold call, or a wrong one
+                k = rng.choice(list(a))
+                a[k] = rng.choice(gold).arguments.get(k, a[k]) if rng.random() < 0.7 else 12345
+            if a and rng.random() < 0.2:
+                a.pop(rng.choice(list(a)))
+            preds.append(Call(name=g.name, arguments=a))
+        rng.shuffle(preds)
+        w = rj.judge(r, Prediction(id=r.id, calls=preds))
+        alts, ref = r.alternatives(), r.reference_datetime
+        score = {
+            (gi, pj): _score(
+                rj.pair_verdicts(r, gi, g, alts[gi], p, rj.tool_info(r, g.name), ref, ref.tzinfo)[0]
+            )
+            for gi, g in enumerate(gold)
+            for pj, p in enumerate(preds)
+            if p.name == g.name
+        }
+        best = 0
+        for name in {g.name for g in gold}:
+            gis = [i for i, g in enumerate(gold) if g.name == name]
+            pjs = [j for j, p in enumerate(preds) if p.name == name]
+            k = min(len(gis), len(pjs))
+            best += max(
+                sum(score[g, p] for g, p in zip(gs, perm, strict=True))
+                for perm in itertools.permutations(pjs, k)
+                for gs in itertools.combinations(gis, k)
+            )
+        assert sum(score[g, p] for g, p in w.pairs) == best, r.id
