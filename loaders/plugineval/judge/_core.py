@@ -156,9 +156,14 @@ class RulesJudge:
                 out.append(ArgVerdict(gi, k, reason, spec.time_valued, None, gv))
                 accepted_lists.append([])
                 continue
+            pv = pargs[k]
+            if pv == gv and same(pv, gv):  # the gold value itself: exact, no normalizer needed
+                out.append(ArgVerdict(gi, k, Reason.EXACT, spec.time_valued, pv, gv))
+                accepted_lists.append([gv])
+                continue
             accepted = [gv, *alt.values.get(k, [])]
-            reason, detail = compare_value(pargs[k], accepted, spec, ref, tz)
-            out.append(ArgVerdict(gi, k, reason, spec.time_valued, pargs[k], gv, detail))
+            reason, detail = compare_value(pv, accepted, spec, ref, tz)
+            out.append(ArgVerdict(gi, k, reason, spec.time_valued, pv, gv, detail))
             accepted_lists.append(accepted)
         for k, pv in pargs.items():
             if k in gargs:
@@ -234,6 +239,9 @@ class RulesJudge:
                     w.accepted[i] = accepted[i]
             w.args = verdicts
             return w
+        if not calls:  # no call at all: every gold call is missed
+            w.unmatched_gold = list(range(len(gold)))
+            return w
         by_name: dict[str, tuple[list[int], list[int]]] = {n: (gis, []) for n, gis in plan.gold_of.items()}
         for j, p in enumerate(pred.calls):
             if p.name in by_name:
@@ -242,6 +250,9 @@ class RulesJudge:
                 w.unmatched_pred.append(j)
         gold_calls = record.gold_calls
         for name, (gis, pjs) in by_name.items():
+            if not pjs:  # no prediction of this tool
+                w.unmatched_gold += gis
+                continue
             found: list[tuple[int, int, list[ArgVerdict], list[list[Any]] | None]] = []
             # an exact pair is always kept (no other partner agrees more): only the calls left over
             # go through the pairing search, so a perturbed call among several costs one comparison
@@ -412,7 +423,7 @@ def decide(w: Work, rules: RulesJudge) -> RecordVerdict:
     """The outcome, the one category and sub-type of a failed query (SPEC §4 precedence)."""
     r, pred = w.record, w.pred
     v = RecordVerdict(r.id, Outcome.TN)
-    if not r.is_positive:
+    if r.kind != "positive":
         if pred is None or pred.invalid:
             v.outcome, v.category = Outcome.FP, Category.INVALID_OUTPUT
             v.detail = "no prediction for this id" if pred is None else pred.invalid_reason
