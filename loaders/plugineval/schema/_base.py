@@ -50,10 +50,10 @@ def validate_or_raise(model: type[StrictModelT], data: Any, where: str, prefix: 
         raise SchemaError(where, describe_validation_error(err, prefix)) from None
 
 
-_TEMPLATES: dict[type, tuple[dict[str, Any], tuple[str, ...], tuple[tuple[str, Any], ...]]] = {}
+_TEMPLATES: dict[type, tuple[dict[str, Any], frozenset[str], tuple[tuple[str, Any], ...]]] = {}
 
 
-def _template(cls: type[BaseModel]) -> tuple[dict[str, Any], tuple[str, ...], tuple[tuple[str, Any], ...]]:
+def _template(cls: type[BaseModel]) -> tuple[dict[str, Any], frozenset[str], tuple[tuple[str, Any], ...]]:
     """Per class: every field in declaration order with its static default (None where there is none),
     the required fields, and the fields with a default factory."""
     base: dict[str, Any] = {}
@@ -73,7 +73,7 @@ def _template(cls: type[BaseModel]) -> tuple[dict[str, Any], tuple[str, ...], tu
             base[name] = f.default
     if cls.__pydantic_post_init__ or cls.model_config.get("extra") == "allow":
         raise TypeError(f"trusted(): {cls.__name__} needs pydantic's own model_construct")
-    return base, tuple(required), tuple(factories)
+    return base, frozenset(required), tuple(factories)
 
 
 def trusted(cls: type[StrictModelT], values: dict[str, Any]) -> StrictModelT:
@@ -88,9 +88,9 @@ def trusted(cls: type[StrictModelT], values: dict[str, Any]) -> StrictModelT:
     d.update(values)  # existing keys keep their place: the fields stay in declaration order
     if len(d) != len(base):
         raise TypeError(f"trusted(): unknown field(s) for {cls.__name__}: {sorted(set(d) - set(base))}")
-    for name in required:
-        if name not in values:
-            raise TypeError(f"trusted(): {cls.__name__}.{name} is required")
+    if not values.keys() >= required:
+        missing = sorted(required - values.keys())
+        raise TypeError(f"trusted(): {cls.__name__}.{missing[0]} is required")
     for name, factory in factories:
         if name not in values:
             d[name] = factory()
