@@ -7,6 +7,7 @@ record's reference time; stateful tools get a fresh store), so the journal can r
 from __future__ import annotations
 
 import hashlib
+import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from plugineval.baselines.router import ReferenceRouter
 from plugineval.catalog import Catalog
 from plugineval.schema import Call, Record
 
-from ..synth.grammar import PluginGrammar
+from ..synth.grammar import Pattern, PluginGrammar
 from ..synth.synthesizer import Candidate, instantiate
 from .config import BuildConfig
 from .coverage import Unit, pattern_difficulty, pattern_steps, patterns_by_split
@@ -81,20 +82,8 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
             pats = multi
     if not pats:
         return {"status": "rejected", "reason": "no_pattern"}
-    pattern = rng.choice(pats)
-    ref = reference_time(rng, cfg.records.ref_start, cfg.records.ref_end)
+    pattern, cand = draft(ctx, rng, plugin_id, scenario, pats)
     db = ctx.dbs[cat.domain_of_plugin(plugin_id)]
-    cand = instantiate(
-        pattern,
-        g,
-        plugin=plugin_id,
-        scenario=scenario_id,
-        kind=scenario.kind,
-        ref=ref,
-        rng=rng,
-        catalog=cat,
-        db=db,
-    )
     if cand is None:
         return {"status": "rejected", "reason": "slots_unfillable", "pattern": pattern.id}
     if ctx.llm is not None and ctx.llm.has("synthesizer"):
@@ -177,6 +166,28 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
         "masked": cand.masked,
         "slot_key": list(map(str, cand.slot_key())),
     }
+
+
+def draft(
+    ctx: Context, rng: random.Random, plugin_id: str, scenario: Any, pats: list[Pattern]
+) -> tuple[Pattern, Candidate | None]:
+    """One synthesized draft, every draw from ``rng``: a pattern of ``pats``, a reference time, the
+    slots filled from the store (None when they cannot be)."""
+    cfg, cat = ctx.cfg, ctx.catalog
+    pattern = rng.choice(pats)
+    ref = reference_time(rng, cfg.records.ref_start, cfg.records.ref_end)
+    cand = instantiate(
+        pattern,
+        ctx.grammars[plugin_id],
+        plugin=plugin_id,
+        scenario=scenario.id,
+        kind=scenario.kind,
+        ref=ref,
+        rng=rng,
+        catalog=cat,
+        db=ctx.dbs[cat.domain_of_plugin(plugin_id)],
+    )
+    return pattern, cand
 
 
 def offered_for(ctx: Context, key: str, plugin: Any, scenario: Any) -> list[str]:

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..synth.synthesizer import instantiate
-from .candidate import Context, calibrate, offered_for
+from .candidate import Context, calibrate, draft, offered_for
 from .coverage import patterns_by_split
-from .records import difficulty_of_pk, record_id, reference_time, rng_for
+from .records import difficulty_of_pk, record_id, rng_for
 
 
 async def negative_supply(ctx: Context, split: str, drafts: int) -> dict[tuple[str, str], dict[str, int]]:
@@ -24,7 +23,6 @@ async def negative_supply(ctx: Context, split: str, drafts: int) -> dict[tuple[s
         g = ctx.grammars.get(plugin.id)
         if g is None:
             continue
-        db = ctx.dbs[cat.domain_of_plugin(plugin.id)]
         for scenario in plugin.scenarios:
             if scenario.kind == "trigger" or scenario.id not in g.scenarios:
                 continue
@@ -34,20 +32,7 @@ async def negative_supply(ctx: Context, split: str, drafts: int) -> dict[tuple[s
             counts = {"easy": 0, "medium": 0, "hard": 0}
             for i in range(drafts):
                 key = f"{split}|pilot|{plugin.id}/{scenario.id}|{i}"
-                rng = rng_for(cfg.seed, key)
-                pattern = rng.choice(pats)
-                ref = reference_time(rng, cfg.records.ref_start, cfg.records.ref_end)
-                cand = instantiate(
-                    pattern,
-                    g,
-                    plugin=plugin.id,
-                    scenario=scenario.id,
-                    kind=scenario.kind,
-                    ref=ref,
-                    rng=rng,
-                    catalog=cat,
-                    db=db,
-                )
+                _, cand = draft(ctx, rng_for(cfg.seed, key), plugin.id, scenario, pats)
                 if cand is None:
                     continue
                 offered: list[dict[str, Any]] = [
