@@ -194,7 +194,8 @@ class Builder:
                     if res["status"] == "ok":
                         row["verified"] += 1
                 # failed tries in a row, across rounds: a unit short by one gets two tries a round, and
-                # three failures in a row say its patterns are spent (duplicates, refuted, full)
+                # three times the tries it needs per success, failed in a row, say its patterns are spent
+                # (duplicates, refuted, full)
                 st.dry[unit] = 0 if won else st.dry.get(unit, 0) + tried
                 if st.dry[unit] >= self._dry_limit(st, unit):
                     st.exhausted.add(unit)
