@@ -248,7 +248,6 @@ class RulesJudge:
                 by_name[p.name][1].append(j)
             else:
                 w.unmatched_pred.append(j)
-        gold_calls = record.gold_calls
         for name, (gis, pjs) in by_name.items():
             if not pjs:  # no prediction of this tool
                 w.unmatched_gold += gis
@@ -259,7 +258,7 @@ class RulesJudge:
             left_g: list[int] = []
             left_p = list(pjs)
             for gi in gis:
-                ga = gold_calls[gi].arguments
+                ga = gold[gi].arguments
                 hit = -1
                 if plan.exact_ok[gi]:
                     for pj in left_p:
@@ -283,7 +282,7 @@ class RulesJudge:
                     c = table.get((gi, pj))
                     if c is None:
                         c = table[gi, pj] = self.pair_verdicts(
-                            record, gi, gold_calls[gi], alts[gi], calls[pj], info, ref, tz
+                            record, gi, gold[gi], alts[gi], calls[pj], info, ref, tz
                         )
                     return c
 
