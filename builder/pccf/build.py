@@ -97,7 +97,7 @@ class Builder:
         self.real, dropped = load_real_candidates(catalog)
         self.stats.real_dropped = dict(sorted(dropped.items()))
         self.masked_of: dict[str, str] = {}
-        self.kind_of = {(p.id, s.id): s.kind for p in catalog.plugins for s in p.scenarios}
+        self.kind_of = catalog.scenario_kinds()
 
     async def run(self) -> dict[str, SplitState]:
         t0 = time.perf_counter()

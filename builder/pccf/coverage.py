@@ -129,10 +129,7 @@ def plan(
         per = _spread(n, [(pid, sid, "") for pid, sid in scen])
         per_scenario |= {(pid, sid): k for (pid, sid, _), k in per.items() if k > 0}
     if supply:
-        kinds: dict[tuple[str, str], str] = {
-            (p.id, s.id): s.kind for p in catalog.plugins for s in p.scenarios
-        }
-        mix = fit_negative_mix(per_scenario, kinds, supply, shares)
+        mix = fit_negative_mix(per_scenario, catalog.scenario_kinds(), supply, shares)
     else:
         mix = {
             s: _largest_remainder(k, {d: float(v) for d, v in shares.items()})

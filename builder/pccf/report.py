@@ -178,7 +178,7 @@ def build_report(
 
 def _pilot_summary(st: SplitState, catalog: Any) -> dict[str, Any]:
     """What the pilot calibration saw per negative kind, and the kind x difficulty budget it planned."""
-    kind_of = {(p.id, s.id): s.kind for p in catalog.plugins for s in p.scenarios}
+    kind_of = catalog.scenario_kinds()
     seen: Counter[str] = Counter()
     planned: Counter[str] = Counter()
     for sc, counts in st.coverage.supply.items():

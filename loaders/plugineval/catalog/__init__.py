@@ -80,6 +80,10 @@ class Catalog:
             for s in p.scenarios:
                 yield p, s
 
+    def scenario_kinds(self) -> dict[tuple[str, str], str]:
+        """(plugin id, scenario id) -> the scenario's kind."""
+        return {(p.id, s.id): s.kind for p, s in self.iter_scenarios()}
+
     def iter_boundaries(self) -> Iterator[tuple[Plugin, Boundary]]:
         for p in self.plugins:
             for b in p.boundaries:
