@@ -440,12 +440,26 @@ def test_page_browser_filter_and_permalink(page, server, records) -> None:  # ty
     _shot(page, "permalink")
 
 
+def _choose_file(page, path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Set the upload box's file and wait until it shows it. After Clear, Gradio re-renders the box;
+    a file set on the input being replaced is lost, so it is set again (at most three times)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for attempt in range(3):
+        page.locator("#upload input[type=file]").first.set_input_files(str(path))
+        try:
+            page.locator("#upload").get_by_text(path.name).first.wait_for(timeout=10_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
+
+
 def test_page_live_judge_upload(page, server, records, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     page.goto(server["url"])
     page.get_by_role("tab", name="Live judge").click()
     bad = _write(tmp_path, "bad.jsonl", [_gold_lines(records)[0], "{broken"])
-    page.locator("#upload input[type=file]").set_input_files(str(bad))
-    page.locator("#upload").get_by_text("bad.jsonl").first.wait_for()
+    _choose_file(page, bad)
     page.locator("#judge-btn").click()
     status = page.locator("#judge-status")
     status.get_by_text("nothing was scored").first.wait_for()
@@ -461,8 +475,7 @@ def test_page_live_judge_upload(page, server, records, tmp_path: Path) -> None: 
         if r.kind == "positive" and len(r.gold_calls) == 1 and "date" in r.gold_calls[0].arguments
     )
     good = _write(tmp_path, "good.jsonl", _gold_lines(records, break_one=broken.id))
-    page.locator("#upload input[type=file]").set_input_files(str(good))
-    page.locator("#upload").get_by_text("good.jsonl").first.wait_for()
+    _choose_file(page, good)
     page.locator("#judge-btn").click()
     status.get_by_text("Valid predictions file").first.wait_for()
     assert "Recall" in page.locator("#judge-metrics").inner_text()
