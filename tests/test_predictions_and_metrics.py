@@ -291,3 +291,20 @@ def test_annotation_text_memo_raises_what_json_raises(text: str) -> None:
 
     with pytest.raises(json.JSONDecodeError):
         _members(text, {})
+
+
+def test_loading_with_a_memo_validates_shared_annotations_once_and_still_names_a_bad_one() -> None:
+    from plugineval.schema import Record, SchemaError
+
+    from judge_fixtures import make_record
+
+    ann = {"weather": {"city": {"aliases": {"京": "北京"}, "time_valued": False}}}
+    rows = [make_record(f"r{i}", gold=[("weather", {"city": "北京"})], ann=ann).to_row() for i in range(3)]
+    memo: dict = {}
+    loaded = [Record.from_row(r, memo) for r in rows]
+    assert loaded == [Record.from_row(r) for r in rows]
+    a, b = (r.tool_annotations["weather"]["city"] for r in loaded[:2])
+    assert a is b  # one validated model for the text all records share
+    bad = dict(rows[0], id="bad", tool_annotations=json.dumps({"weather": {"city": {"time_valued": "maybe"}}}))
+    with pytest.raises(SchemaError, match=r"record bad[\s\S]*tool_annotations\.weather\.city\.time_valued"):
+        Record.from_row(bad, memo)

@@ -95,7 +95,7 @@ def load_records(
     """Typed records; a bad row raises SchemaError naming the record id and the field."""
     rows = load_rows(source, split, revision)
     with no_gc():  # thousands of nested, long-lived objects: the cyclic GC would re-walk them all
-        memo: dict[str, Any] = {}  # offered tools repeat across records: each text parses once
+        memo: dict[Any, Any] = {}  # offered tools repeat across records: each text parses once
         out = [Record.from_row(r, memo) for r in rows]
     ids = [r.id for r in out]
     if len(ids) != len(set(ids)):

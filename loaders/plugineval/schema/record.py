@@ -161,7 +161,7 @@ class Record(StrictModel):
         return row
 
     @classmethod
-    def from_row(cls, row: dict[str, Any], memo: dict[str, Any] | None = None) -> Record:
+    def from_row(cls, row: dict[str, Any], memo: dict[Any, Any] | None = None) -> Record:
         """Inverse of ``to_row``; errors name the record id and the field. ``memo`` (one dict shared
         by the rows of one load) parses each distinct offered-tool and tool-annotation text once:
         records of a release offer the same few dozen tools over and over."""
@@ -177,7 +177,27 @@ class Record(StrictModel):
                         data[col] = _MEMO_COLUMNS[col](v, memo)
                 except json.JSONDecodeError as e:
                     raise SchemaError(f"record {rid}", [f"{col}: not valid JSON ({e.msg})"]) from None
+        if memo is not None and isinstance(data.get("tool_annotations"), dict):
+            data["tool_annotations"] = _annotation_models(data["tool_annotations"], memo)
         return validate_or_raise(cls, data, f"record {rid}")
+
+
+def _annotation_models(anns: dict[str, Any], memo: dict[Any, Any]) -> dict[str, Any]:
+    """A tool's annotations, validated once per parsed object (the tool-annotation memo hands the
+    same object to every record offering that tool); pydantic keeps model instances as they are.
+    An annotation that does not validate stays raw, for the record's validation to name."""
+    out: dict[str, Any] = {}
+    for tool, per_arg in anns.items():
+        key = ("annotation models", id(per_arg))
+        hit = memo.get(key)
+        if hit is None or hit[0] is not per_arg:
+            try:
+                models = {a: ArgAnnotation.model_validate(x) for a, x in per_arg.items()}
+            except (AttributeError, ValueError):  # not a dict, or a field that does not validate
+                models = per_arg
+            hit = memo[key] = (per_arg, models)  # holding per_arg keeps its id from being reused
+        out[tool] = hit[1]
+    return out
 
 
 _NOT_ONE_OBJECT = object()
