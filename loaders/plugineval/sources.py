@@ -64,8 +64,8 @@ def _rows_from_folder(folder: Path, split: str, config: str = "default") -> list
     import pyarrow.parquet as pq
 
     rows: list[dict[str, Any]] = []
-    for f in files:
-        rows += pq.read_table(f).to_pylist()
+    for f in files:  # ParquetFile, not read_table: that one goes through pyarrow.dataset and pandas (~0.5 s)
+        rows += pq.ParquetFile(f).read().to_pylist()
     return rows
 
 
