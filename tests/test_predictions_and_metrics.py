@@ -305,6 +305,8 @@ def test_loading_with_a_memo_validates_shared_annotations_once_and_still_names_a
     assert loaded == [Record.from_row(r) for r in rows]
     a, b = (r.tool_annotations["weather"]["city"] for r in loaded[:2])
     assert a is b  # one validated model for the text all records share
-    bad = dict(rows[0], id="bad", tool_annotations=json.dumps({"weather": {"city": {"time_valued": "maybe"}}}))
+    bad = dict(
+        rows[0], id="bad", tool_annotations=json.dumps({"weather": {"city": {"time_valued": "maybe"}}})
+    )
     with pytest.raises(SchemaError, match=r"record bad[\s\S]*tool_annotations\.weather\.city\.time_valued"):
         Record.from_row(bad, memo)
