@@ -82,6 +82,7 @@ class _RecordPlan:
     alts: list[GoldAlternative]
     gold_of: dict[str, list[int]]  # tool name -> indices of its gold calls
     exact_ok: tuple[bool, ...]  # per gold call: no argument is empty, so equal arguments are exact
+    tools: dict[str, ToolInfo | None] = field(default_factory=dict)  # offered tool name -> its specs
 
 
 class RulesJudge:
@@ -90,18 +91,11 @@ class RulesJudge:
 
     def __init__(self) -> None:
         self._tools = _ToolCache()
-        self._per_record: dict[int, tuple[Any, dict[str, ToolInfo | None]]] = {}
         self._plans: dict[int, _RecordPlan] = {}
 
     def tool_info(self, record: Record, name: str) -> ToolInfo | None:
-        """Compiled specs of one offered tool; memoized per record's tool list."""
-        key = id(record.tools)
-        hit = self._per_record.get(key)
-        if hit is None or hit[0] is not record.tools:
-            if len(self._per_record) > 200_000:
-                self._per_record.clear()
-            hit = self._per_record[key] = (record.tools, {})
-        memo = hit[1]
+        """Compiled specs of one offered tool; memoized in the record's plan."""
+        memo = self._plan(record).tools
         if name not in memo:
             memo[name] = self._lookup(record, name)
         return memo[name]
@@ -228,7 +222,7 @@ class RulesJudge:
             # one gold call, one prediction of its tool (most records): no alignment to search
             ga, pa = gold[0].arguments, calls[0].arguments
             w.pairs.append((0, 0))
-            if plan.exact_ok[0] and pa == ga and same(pa, ga):  # == is C-fast; same() rules out True == 1
+            if plan.exact_ok[0] and _is_exact(pa, ga):
                 w.args = [ArgVerdict(0, k, Reason.EXACT, False, v, v) for k, v in ga.items()]
                 return w
             verdicts, accepted = self.pair_verdicts(
