@@ -20,6 +20,7 @@ from typing import Any
 
 from .schema import Call, Prediction
 from .schema._base import trusted
+from .schema.record import trusted_call
 
 MAX_BYTES = 64 * 1024 * 1024
 MAX_REPORTED = 50
@@ -142,8 +143,7 @@ def parse_line(obj: Any) -> Prediction:
     )
 
 
-def _call(name: str, arguments: dict[str, Any]) -> Call:
-    return trusted(Call, {"name": name, "arguments": arguments})
+_call = trusted_call
 
 
 def parse_predictions(

@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from ..schema import Call, DifficultyBasis, GoldAlternative, Prediction, Record, Source
-from ..schema._base import trusted
+from ..schema.prediction import trusted_prediction
+from ..schema.record import trusted_call
 
 VERSION = "bfcl-v4"
 REFERENCE_TIME = "2026-01-01T00:00:00+00:00"
@@ -398,8 +399,9 @@ def prediction_from_bfcl(record: Record, decoded: Any, pred_id: str | None = Non
                     id=rid, invalid=True, invalid_reason=f"arguments of {fname!r} are not an object"
                 )
             # checked above (a str name, an object of arguments): built without a second validation
-            calls.append(trusted(Call, {"name": map_call_name(str(fname), names), "arguments": args}))
-    return trusted(Prediction, {"id": rid, "calls": calls})
+            mapped = names.get(fname)
+            calls.append(trusted_call(mapped or map_call_name(str(fname), names), args))
+    return trusted_prediction(rid, calls)
 
 
 # --- the oracle (BFCL's own checker's verdicts) --------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..schema import Call, GoldAlternative, Prediction, Record
 from ._types import ACCEPTING, ArgVerdict, Category, Outcome, Reason, RecordVerdict, Subtype
-from ._values import _MISSING, ArgSpec, compare_value, is_empty, make_argspec, same
+from ._values import _MISSING, _SIZED, ArgSpec, compare_value, is_empty, make_argspec, same
 
 _GENERIC = make_argspec("", None, None, False)
 
@@ -82,6 +82,7 @@ class _RecordPlan:
     alts: list[GoldAlternative]
     gold_of: dict[str, list[int]]  # tool name -> indices of its gold calls
     exact_ok: tuple[bool, ...]  # per gold call: no argument is empty, so equal arguments are exact
+    numeric: tuple[frozenset[str], ...]  # per gold call: arguments holding a number or a boolean
     tools: dict[str, ToolInfo | None] = field(default_factory=dict)  # offered tool name -> its specs
 
 
@@ -119,9 +120,16 @@ class RulesJudge:
         info: ToolInfo | None,
         ref: datetime,
         tz: tzinfo,
+        numeric: frozenset[str] | None = None,
     ) -> tuple[list[ArgVerdict], list[list[Any]]]:
+        """The verdict on every argument of one aligned pair, with the accepted values of each.
+        ``numeric``: the gold arguments holding a number or a boolean (see ``_is_exact``; taken from
+        the record's plan on the judge's own path, found here when not given)."""
+        if numeric is None:
+            numeric = frozenset(k for k, v in gold.arguments.items() if _has_number(v))
         specs = info.args if info is not None else {}
-        pargs = {k: v for k, v in pred.arguments.items() if not is_empty(v)}
+        # not is_empty(v), inlined: None, "", [] and {} say nothing (0 and False do)
+        pargs = {k: v for k, v in pred.arguments.items() if v is not None and (v or type(v) not in _SIZED)}
         gargs = gold.arguments
         for k in list(pargs):
             if k not in gargs:
@@ -151,7 +159,7 @@ class RulesJudge:
                 accepted_lists.append([])
                 continue
             pv = pargs[k]
-            if pv == gv and same(pv, gv):  # the gold value itself: exact, no normalizer needed
+            if pv == gv and (k not in numeric or same(pv, gv)):  # the gold value: no normalizer needed
                 out.append(ArgVerdict(gi, k, Reason.EXACT, spec.time_valued, pv, gv))
                 accepted_lists.append([gv])
                 continue
@@ -206,8 +214,11 @@ class RulesJudge:
         for i, g in enumerate(record.gold_calls):
             gold_of.setdefault(g.name, []).append(i)
         exact_ok = tuple(not any(is_empty(v) for v in g.arguments.values()) for g in record.gold_calls)
+        numeric = tuple(
+            frozenset(k for k, v in g.arguments.items() if _has_number(v)) for g in record.gold_calls
+        )
         plan = self._plans[key] = _RecordPlan(
-            record, ref, ref.tzinfo, record.alternatives(), gold_of, exact_ok
+            record, ref, ref.tzinfo, record.alternatives(), gold_of, exact_ok, numeric
         )
         return plan
 
@@ -222,11 +233,19 @@ class RulesJudge:
             # one gold call, one prediction of its tool (most records): no alignment to search
             ga, pa = gold[0].arguments, calls[0].arguments
             w.pairs.append((0, 0))
-            if plan.exact_ok[0] and _is_exact(pa, ga):
+            if plan.exact_ok[0] and _is_exact(pa, ga, plan.numeric[0]):
                 w.args = [ArgVerdict(0, k, Reason.EXACT, False, v, v) for k, v in ga.items()]
                 return w
             verdicts, accepted = self.pair_verdicts(
-                record, 0, gold[0], alts[0], calls[0], self.tool_info(record, gold[0].name), ref, tz
+                record,
+                0,
+                gold[0],
+                alts[0],
+                calls[0],
+                self.tool_info(record, gold[0].name),
+                ref,
+                tz,
+                plan.numeric[0],
             )
             for i, v in enumerate(verdicts):
                 if v.reason not in ACCEPTING:
@@ -255,8 +274,9 @@ class RulesJudge:
                 ga = gold[gi].arguments
                 hit = -1
                 if plan.exact_ok[gi]:
+                    numeric = plan.numeric[gi]
                     for pj in left_p:
-                        if _is_exact(calls[pj].arguments, ga):
+                        if _is_exact(calls[pj].arguments, ga, numeric):
                             hit = pj
                             break
                 if hit < 0:
@@ -276,7 +296,7 @@ class RulesJudge:
                     c = table.get((gi, pj))
                     if c is None:
                         c = table[gi, pj] = self.pair_verdicts(
-                            record, gi, gold[gi], alts[gi], calls[pj], info, ref, tz
+                            record, gi, gold[gi], alts[gi], calls[pj], info, ref, tz, plan.numeric[gi]
                         )
                     return c
 
@@ -329,14 +349,29 @@ def _nonempty(args: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in args.items() if not is_empty(v)}
 
 
-def _is_exact(pa: dict[str, Any], ga: dict[str, Any]) -> bool:
-    """The predicted arguments are exactly the gold's (empty predicted values ignored; True != 1)."""
-    if pa == ga:  # == is C-fast; same() then rules out True == 1
-        return same(pa, ga)
-    if len(pa) <= len(ga):
+def _has_number(v: Any) -> bool:
+    """Whether a JSON value holds a number or a boolean anywhere (where == takes True for 1)."""
+    t = type(v)
+    if t is str or v is None:
         return False
-    pa = _nonempty(pa)
-    return pa == ga and same(pa, ga)
+    if t is list:
+        return any(_has_number(x) for x in v)
+    if t is dict:
+        return any(_has_number(x) for x in v.values())
+    return True
+
+
+def _is_exact(pa: dict[str, Any], ga: dict[str, Any], numeric: frozenset[str]) -> bool:
+    """The predicted arguments are exactly the gold's (empty predicted values ignored; True != 1).
+    ``numeric``: the gold arguments holding a number or a boolean — only there can == say True where
+    same() does not (a string, or a list or object of strings, equals only its like)."""
+    if pa != ga:
+        if len(pa) <= len(ga):
+            return False
+        pa = _nonempty(pa)
+        if pa != ga:
+            return False
+    return all(same(pa[k], ga[k]) for k in numeric) if numeric else True
 
 
 def _score(verdicts: list[ArgVerdict]) -> int:

@@ -76,6 +76,32 @@ def _template(cls: type[BaseModel]) -> tuple[dict[str, Any], frozenset[str], tup
     return base, frozenset(required), tuple(factories)
 
 
+def _slot_setter(name: str) -> Any:
+    """The setter of one of BaseModel's own slots (a C-level call), or object.__setattr__ bound to it."""
+    d = BaseModel.__dict__.get(name)
+    if d is not None and type(d).__name__ == "member_descriptor":
+        return d.__set__
+    return lambda m, v: object.__setattr__(m, name, v)
+
+
+_new = object.__new__
+_set_attr = object.__setattr__
+_set_fields = _slot_setter("__pydantic_fields_set__")
+_set_extra = _slot_setter("__pydantic_extra__")
+_set_private = _slot_setter("__pydantic_private__")
+
+
+def bare(cls: type[StrictModelT], fields: dict[str, Any], fields_set: set[str]) -> StrictModelT:
+    """An instance of ``cls`` holding ``fields`` (every field, in declaration order) as they are: the
+    last step of :func:`trusted`, for callers that build the whole field dict themselves."""
+    m = _new(cls)
+    _set_attr(m, "__dict__", fields)
+    _set_fields(m, fields_set)
+    _set_extra(m, None)
+    _set_private(m, None)
+    return m
+
+
 def trusted(cls: type[StrictModelT], values: dict[str, Any]) -> StrictModelT:
     """``cls.model_construct(**values)`` for data already checked by the caller, without pydantic's
     per-field alias and default walk (a prediction line or a mapped BFCL call is built this way on the
@@ -94,9 +120,9 @@ def trusted(cls: type[StrictModelT], values: dict[str, Any]) -> StrictModelT:
     for name, factory in factories:
         if name not in values:
             d[name] = factory()
-    m = object.__new__(cls)
-    object.__setattr__(m, "__dict__", d)
-    object.__setattr__(m, "__pydantic_fields_set__", set(values))
-    object.__setattr__(m, "__pydantic_extra__", None)
-    object.__setattr__(m, "__pydantic_private__", None)
+    m = _new(cls)
+    _set_attr(m, "__dict__", d)
+    _set_fields(m, set(values))
+    _set_extra(m, None)
+    _set_private(m, None)
     return m

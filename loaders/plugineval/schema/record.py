@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from ._base import SchemaError, StrictModel, validate_or_raise
+from ._base import SchemaError, StrictModel, bare, validate_or_raise
 from .catalog import ArgAnnotation
 
 Kind = Literal["positive", "neg_A", "neg_B", "neg_C", "underspecified"]
@@ -43,6 +43,12 @@ JSON_COLUMNS: tuple[str, ...] = (
 class Call(StrictModel):
     name: str
     arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+def trusted_call(name: str, arguments: dict[str, Any]) -> Call:
+    """``Call(name=name, arguments=arguments)`` without validation, for a caller that checked both
+    (a str name, a dict of arguments): the hot path of reading predictions and mapping BFCL calls."""
+    return bare(Call, {"name": name, "arguments": arguments}, {"name", "arguments"})
 
 
 class GoldAlternative(StrictModel):
