@@ -23,6 +23,23 @@ from ..normalize import (
 )
 from ._types import ACCEPTING, Reason
 
+# Enum members read on the hot path, bound once: on CPython 3.11 ``Reason.EXACT`` goes through
+# EnumType's attribute lookup (~0.13-0.18 us); a module global costs ~0.01 us.
+R_ALIAS = Reason.ALIAS
+R_EXACT = Reason.EXACT
+R_FORMAT_VARIANT = Reason.FORMAT_VARIANT
+R_MONEY_EQUAL = Reason.MONEY_EQUAL
+R_NORMALIZED = Reason.NORMALIZED
+R_NUMBER_EQUAL = Reason.NUMBER_EQUAL
+R_PLACE_ALIAS = Reason.PLACE_ALIAS
+R_QUANTITY_EQUAL = Reason.QUANTITY_EQUAL
+R_RELATIVE_TIME = Reason.RELATIVE_TIME
+R_SCHEMA_VIOLATION = Reason.SCHEMA_VIOLATION
+R_TIME_MISMATCH = Reason.TIME_MISMATCH
+R_UNDECIDED = Reason.UNDECIDED
+R_VALUE_MISMATCH = Reason.VALUE_MISMATCH
+
+
 _MISSING = object()
 TIME_FORMATS = frozenset({"date", "date-time", "time", "duration"})
 
@@ -134,19 +151,19 @@ def compare_value(
     """How ``pred`` relates to the accepted gold values of one argument."""
     for g in accepted:
         if same(pred, g):
-            return Reason.EXACT, None
+            return R_EXACT, None
     value = pred
     if isinstance(pred, str) and spec.aliases:
         mapped = spec.aliases.get(_norm(pred), _MISSING)
         if mapped is not _MISSING:
             if any(same(mapped, g) for g in accepted):
-                return Reason.ALIAS, f"{pred!r} -> {mapped!r}"
+                return R_ALIAS, f"{pred!r} -> {mapped!r}"
             value = mapped
     if spec.check is not None:
         errs: list[str] = []
         spec.check(value, spec.name, errs)
         if errs:
-            return Reason.SCHEMA_VIOLATION, errs[0]
+            return R_SCHEMA_VIOLATION, errs[0]
     if spec.time_valued and isinstance(value, str):
         return _compare_time(value, accepted, ref, tz)
     if isinstance(value, list):
@@ -156,14 +173,14 @@ def compare_value(
     if is_number(value):
         nums = [g for g in accepted if is_number(g)]
         if any(_close(float(value), float(g)) for g in nums):
-            return Reason.NUMBER_EQUAL, None
+            return R_NUMBER_EQUAL, None
         strs = [g for g in accepted if isinstance(g, str)]
         if strs and any((n := _number(g)) is not None and _close(n, float(value)) for g in strs):
-            return Reason.NUMBER_EQUAL, None
-        return Reason.VALUE_MISMATCH, None
+            return R_NUMBER_EQUAL, None
+        return R_VALUE_MISMATCH, None
     if isinstance(value, str):
         return _compare_text(value, accepted, spec)
-    return Reason.VALUE_MISMATCH, None
+    return R_VALUE_MISMATCH, None
 
 
 def _compare_time(value: str, accepted: list[Any], ref: datetime, tz: tzinfo) -> tuple[Reason, str | None]:
@@ -173,35 +190,35 @@ def _compare_time(value: str, accepted: list[Any], ref: datetime, tz: tzinfo) ->
             continue
         v = compare_time(value, g, ref, tz)
         if v == "equal":
-            return Reason.EXACT, None
+            return R_EXACT, None
         if v == "format_variant":
-            return Reason.FORMAT_VARIANT, f"{value!r} is {g!r}"
+            return R_FORMAT_VARIANT, f"{value!r} is {g!r}"
         relative = relative or v == "relative"
     if relative:
-        return Reason.RELATIVE_TIME, f"{value!r} is relative: the API cannot know the user's today"
-    return Reason.TIME_MISMATCH, None
+        return R_RELATIVE_TIME, f"{value!r} is relative: the API cannot know the user's today"
+    return R_TIME_MISMATCH, None
 
 
 def _worst(reasons: list[tuple[Reason, str | None]]) -> tuple[Reason, str | None]:
     bad = [r for r in reasons if r[0] not in ACCEPTING]
     if bad:
         return bad[0]
-    non_exact = [r for r in reasons if r[0] is not Reason.EXACT]
-    return non_exact[0] if non_exact else (Reason.EXACT, None)
+    non_exact = [r for r in reasons if r[0] is not R_EXACT]
+    return non_exact[0] if non_exact else (R_EXACT, None)
 
 
 def _compare_list(
     value: list[Any], accepted: list[Any], spec: ArgSpec, ref: datetime, tz: tzinfo
 ) -> tuple[Reason, str | None]:
     item_spec = spec.items or make_argspec(spec.name, None, None, False)
-    best: tuple[Reason, str | None] = (Reason.VALUE_MISMATCH, None)
+    best: tuple[Reason, str | None] = (R_VALUE_MISMATCH, None)
     for g in accepted:
         if not isinstance(g, list) or len(g) != len(value):
             continue
         r = _worst([compare_value(p, [x], item_spec, ref, tz) for p, x in zip(value, g, strict=True)])
         if r[0] in ACCEPTING:
             return r
-        if r[0] is Reason.UNDECIDED:
+        if r[0] is R_UNDECIDED:
             best = r
     return best
 
@@ -209,7 +226,7 @@ def _compare_list(
 def _compare_dict(
     value: dict[str, Any], accepted: list[Any], ref: datetime, tz: tzinfo
 ) -> tuple[Reason, str | None]:
-    best: tuple[Reason, str | None] = (Reason.VALUE_MISMATCH, None)
+    best: tuple[Reason, str | None] = (R_VALUE_MISMATCH, None)
     for g in accepted:
         if not isinstance(g, dict):
             continue
@@ -221,7 +238,7 @@ def _compare_dict(
         r = _worst([compare_value(pv[k], [gv[k]], sub, ref, tz) for k in gv])
         if r[0] in ACCEPTING:
             return r
-        if r[0] is Reason.UNDECIDED:
+        if r[0] is R_UNDECIDED:
             best = r
     return best
 
@@ -232,13 +249,13 @@ def _compare_text(value: str, accepted: list[Any], spec: ArgSpec) -> tuple[Reaso
         if any(is_number(g) for g in accepted):
             n = _number(value)
             if n is not None and any(is_number(g) and _close(n, float(g)) for g in accepted):
-                return Reason.NUMBER_EQUAL, None
-        return Reason.VALUE_MISMATCH, None
+                return R_NUMBER_EQUAL, None
+        return R_VALUE_MISMATCH, None
     nv = _norm(value)
     if any(nv == _norm(g) for g in strs):
-        return Reason.NORMALIZED, None
+        return R_NORMALIZED, None
     if spec.enum:
-        return Reason.VALUE_MISMATCH, None
+        return R_VALUE_MISMATCH, None
     decided_different = False
     pp = _place(value)
     if pp is not None:
@@ -246,9 +263,9 @@ def _compare_text(value: str, accepted: list[Any], spec: ArgSpec) -> tuple[Reaso
             gp = _place(g)
             if gp is not None:
                 if gp == pp:
-                    return Reason.PLACE_ALIAS, f"{value!r} and {g!r} are both {pp}"
+                    return R_PLACE_ALIAS, f"{value!r} and {g!r} are both {pp}"
                 decided_different = True
-    for parse, reason in ((_money, Reason.MONEY_EQUAL), (_quantity, Reason.QUANTITY_EQUAL)):
+    for parse, reason in ((_money, R_MONEY_EQUAL), (_quantity, R_QUANTITY_EQUAL)):
         pm = parse(value)
         if pm is not None:
             for g in strs:
@@ -263,8 +280,8 @@ def _compare_text(value: str, accepted: list[Any], spec: ArgSpec) -> tuple[Reaso
             gn = _number(g)
             if gn is not None:
                 if _close(gn, pn):
-                    return Reason.NUMBER_EQUAL, None
+                    return R_NUMBER_EQUAL, None
                 decided_different = True
     if decided_different:
-        return Reason.VALUE_MISMATCH, None
-    return Reason.UNDECIDED, None
+        return R_VALUE_MISMATCH, None
+    return R_UNDECIDED, None
