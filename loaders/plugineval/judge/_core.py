@@ -88,17 +88,27 @@ def _ann_dict(a: Any) -> dict[str, Any] | None:
     return dumped
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Work:
     """Everything the judge found for one record, before the outcome is decided."""
 
     record: Record
     pred: Prediction | None
-    pairs: list[tuple[int, int]] = field(default_factory=list)
-    args: list[ArgVerdict] = field(default_factory=list)
-    unmatched_gold: list[int] = field(default_factory=list)
-    unmatched_pred: list[int] = field(default_factory=list)
-    accepted: dict[int, list[Any]] = field(default_factory=dict)  # index in args -> accepted values
+    pairs: list[tuple[int, int]]
+    args: list[ArgVerdict]
+    unmatched_gold: list[int]
+    unmatched_pred: list[int]
+    accepted: dict[int, list[Any]]  # index in args -> accepted values
+
+    def __init__(self, record: Record, pred: Prediction | None) -> None:
+        # literals rather than dataclass default factories: one Work per judged record
+        self.record = record
+        self.pred = pred
+        self.pairs = []
+        self.args = []
+        self.unmatched_gold = []
+        self.unmatched_pred = []
+        self.accepted = {}
 
 
 @dataclass(slots=True)
@@ -251,7 +261,9 @@ class RulesJudge:
         w = Work(record, pred)
         if pred is None or pred.invalid or record.kind != "positive" or not record.gold_calls:
             return w
-        plan = self._plan(record)
+        plan = self._plans.get(id(record))
+        if plan is None or plan.record is not record:
+            plan = self._plan(record)
         ref, tz, alts = plan.ref, plan.tz, plan.alts
         gold, calls = record.gold_calls, pred.calls
         if len(gold) == 1 and len(calls) == 1 and calls[0].name == gold[0].name:
@@ -475,59 +487,65 @@ def asks_for(content: str | None, args: list[ArgSpec]) -> bool:
 def decide(w: Work, rules: RulesJudge) -> RecordVerdict:
     """The outcome, the one category and sub-type of a failed query (SPEC §4 precedence)."""
     r, pred = w.record, w.pred
-    v = RecordVerdict(r.id, O_TN)
     if r.kind != "positive":
-        if pred is None or pred.invalid:
-            v.outcome, v.category = O_FP, C_INVALID_OUTPUT
-            v.detail = "no prediction for this id" if pred is None else pred.invalid_reason
-            return v
-        names = [c.name for c in pred.calls]
-        if r.negative_scope == "global":
-            hit = bool(names)
-        else:
-            targets = set(r.target_tools)
-            hit = any(n in targets for n in names)
-        v.called_target = hit
-        v.unmatched_pred = names
-        if hit:
-            v.outcome, v.category = O_FP, C_OVER_RECALL
-        if r.kind == "underspecified":
-            missing = r.verification.get("missing") or []
-            specs: list[ArgSpec] = []
-            for tname in r.target_tools:
-                info = rules.tool_info(r, tname)
-                if info is not None:
-                    names_m = missing or sorted(info.required)
-                    specs += [info.args[a] for a in names_m if a in info.args]
-            v.asks_for_missing = (not hit) and asks_for(pred.content, specs)
-        return v
+        return _decide_negative(r, pred, rules)
     if not r.gold_calls:
-        v.outcome, v.category = O_EXCLUDED, C_BOTH_EMPTY
-        return v
-    v.arguments = w.args
-    if w.unmatched_gold:
-        v.unmatched_gold = [r.gold_calls[i].name for i in w.unmatched_gold]
-    if pred is not None and w.unmatched_pred:
-        v.unmatched_pred = [pred.calls[j].name for j in w.unmatched_pred]
+        return RecordVerdict(r.id, O_EXCLUDED, C_BOTH_EMPTY)
+    args = w.args
+    gold_names = [r.gold_calls[i].name for i in w.unmatched_gold] if w.unmatched_gold else []
+    pred_names = (
+        [pred.calls[j].name for j in w.unmatched_pred] if pred is not None and w.unmatched_pred else []
+    )
     if pred is None or pred.invalid:
-        v.outcome, v.category = O_FN, C_INVALID_OUTPUT
+        detail = "no prediction for this id" if pred is None else pred.invalid_reason
+        return RecordVerdict(
+            r.id, O_FN, C_INVALID_OUTPUT, None, args, gold_names, pred_names, False, None, detail
+        )
+    bad = [a for a in args if a.reason not in ACCEPTING]
+    category: Category | None = None
+    subtype: Subtype | None = None
+    if bad and any(a.reason is R_JUDGE_FAILURE for a in bad):
+        category = C_JUDGE_FAILURE
+    elif gold_names:
+        category = C_MISS_RECALL
+    elif bad:
+        category = C_PARAMETER_ERROR
+        if any(a.temporal and a.reason is not R_MISSING for a in bad):
+            subtype = S_TEMPORAL
+        elif any(a.reason is R_MISSING for a in bad):
+            subtype = S_MISSING_ARGUMENT
+        else:
+            subtype = S_INCORRECT_VALUE
+    elif pred_names:
+        category = C_SPURIOUS_CALL
+    return RecordVerdict(
+        r.id, O_TP if category is None else O_FN, category, subtype, args, gold_names, pred_names
+    )
+
+
+def _decide_negative(r: Record, pred: Prediction | None, rules: RulesJudge) -> RecordVerdict:
+    v = RecordVerdict(r.id, O_TN)
+    if pred is None or pred.invalid:
+        v.outcome, v.category = O_FP, C_INVALID_OUTPUT
         v.detail = "no prediction for this id" if pred is None else pred.invalid_reason
         return v
-    bad = [a for a in w.args if a.reason not in ACCEPTING]
-    if bad and any(a.reason is R_JUDGE_FAILURE for a in bad):
-        v.outcome, v.category = O_FN, C_JUDGE_FAILURE
-    elif w.unmatched_gold:
-        v.outcome, v.category = O_FN, C_MISS_RECALL
-    elif bad:
-        v.outcome, v.category = O_FN, C_PARAMETER_ERROR
-        if any(a.temporal and a.reason is not R_MISSING for a in bad):
-            v.subtype = S_TEMPORAL
-        elif any(a.reason is R_MISSING for a in bad):
-            v.subtype = S_MISSING_ARGUMENT
-        else:
-            v.subtype = S_INCORRECT_VALUE
-    elif w.unmatched_pred:
-        v.outcome, v.category = O_FN, C_SPURIOUS_CALL
+    names = [c.name for c in pred.calls]
+    if r.negative_scope == "global":
+        hit = bool(names)
     else:
-        v.outcome = O_TP
+        targets = set(r.target_tools)
+        hit = any(n in targets for n in names)
+    v.called_target = hit
+    v.unmatched_pred = names
+    if hit:
+        v.outcome, v.category = O_FP, C_OVER_RECALL
+    if r.kind == "underspecified":
+        missing = r.verification.get("missing") or []
+        specs: list[ArgSpec] = []
+        for tname in r.target_tools:
+            info = rules.tool_info(r, tname)
+            if info is not None:
+                names_m = missing or sorted(info.required)
+                specs += [info.args[a] for a in names_m if a in info.args]
+        v.asks_for_missing = (not hit) and asks_for(pred.content, specs)
     return v

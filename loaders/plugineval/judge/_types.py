@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -106,18 +106,43 @@ class ArgVerdict:
         return d
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class RecordVerdict:
     id: str
     outcome: Outcome
-    category: Category | None = None
-    subtype: Subtype | None = None
-    arguments: list[ArgVerdict] = field(default_factory=list)
-    unmatched_gold: list[str] = field(default_factory=list)
-    unmatched_pred: list[str] = field(default_factory=list)
-    called_target: bool = False
-    asks_for_missing: bool | None = None  # underspecified records: does the reply ask for it?
-    detail: str | None = None
+    category: Category | None
+    subtype: Subtype | None
+    arguments: list[ArgVerdict]
+    unmatched_gold: list[str]
+    unmatched_pred: list[str]
+    called_target: bool
+    asks_for_missing: bool | None  # underspecified records: does the reply ask for it?
+    detail: str | None
+
+    def __init__(
+        self,
+        id: str,
+        outcome: Outcome,
+        category: Category | None = None,
+        subtype: Subtype | None = None,
+        arguments: list[ArgVerdict] | None = None,
+        unmatched_gold: list[str] | None = None,
+        unmatched_pred: list[str] | None = None,
+        called_target: bool = False,
+        asks_for_missing: bool | None = None,
+        detail: str | None = None,
+    ) -> None:
+        # written out (not dataclass default factories): one verdict per judged record
+        self.id = id
+        self.outcome = outcome
+        self.category = category
+        self.subtype = subtype
+        self.arguments = [] if arguments is None else arguments
+        self.unmatched_gold = [] if unmatched_gold is None else unmatched_gold
+        self.unmatched_pred = [] if unmatched_pred is None else unmatched_pred
+        self.called_target = called_target
+        self.asks_for_missing = asks_for_missing
+        self.detail = detail
 
     @property
     def correct(self) -> bool:
