@@ -117,7 +117,6 @@ class _RecordPlan:
     ref: datetime
     tz: tzinfo
     alts: list[GoldAlternative]
-    gold_of: dict[str, list[int]]  # tool name -> indices of its gold calls
     exact_ok: tuple[bool, ...]  # per gold call: no argument is empty, so equal arguments are exact
     numeric: tuple[frozenset[str], ...]  # per gold call: arguments holding a number or a boolean
     tools: dict[str, ToolInfo | None] = field(default_factory=dict)  # offered tool name -> its specs
@@ -245,15 +244,12 @@ class RulesJudge:
             self._plans.clear()
         ref = record.reference_datetime
         assert ref.tzinfo is not None
-        gold_of: dict[str, list[int]] = {}
-        for i, g in enumerate(record.gold_calls):
-            gold_of.setdefault(g.name, []).append(i)
         exact_ok = tuple(not any(is_empty(v) for v in g.arguments.values()) for g in record.gold_calls)
         numeric = tuple(
             frozenset(k for k, v in g.arguments.items() if _has_number(v)) for g in record.gold_calls
         )
         plan = self._plans[key] = _RecordPlan(
-            record, ref, ref.tzinfo, record.alternatives(), gold_of, exact_ok, numeric
+            record, ref, ref.tzinfo, record.alternatives(), exact_ok, numeric
         )
         return plan
 
@@ -292,76 +288,79 @@ class RulesJudge:
         if not calls:  # no call at all: every gold call is missed
             w.unmatched_gold = list(range(len(gold)))
             return w
-        by_name: dict[str, tuple[list[int], list[int]]] = {n: (gis, []) for n, gis in plan.gold_of.items()}
-        for j, p in enumerate(pred.calls):
-            if p.name in by_name:
-                by_name[p.name][1].append(j)
-            else:
-                w.unmatched_pred.append(j)
-        for name, (gis, pjs) in by_name.items():
-            if not pjs:  # no prediction of this tool
-                w.unmatched_gold += gis
-                continue
-            found: list[tuple[int, int, list[ArgVerdict], list[list[Any]] | None]] = []
-            # an exact pair is always kept (no other partner agrees more): only the calls left over
-            # go through the pairing search, so a perturbed call among several costs one comparison
-            left_g: list[int] = []
-            left_p = list(pjs)
-            for gi in gis:
-                ga = gold[gi].arguments
-                hit = -1
-                if plan.exact_ok[gi]:
-                    numeric = plan.numeric[gi]
-                    for pj in left_p:
-                        if _is_exact(calls[pj].arguments, ga, numeric):
-                            hit = pj
-                            break
-                if hit < 0:
-                    left_g.append(gi)
-                    continue
-                left_p.remove(hit)
-                found.append(
-                    (gi, hit, [ArgVerdict(gi, k, R_EXACT, False, v, v) for k, v in ga.items()], None)
-                )
-            if left_g and left_p:
-                info = self.tool_info(record, name)
-                table: dict[tuple[int, int], tuple[list[ArgVerdict], list[list[Any]]]] = {}
-
-                def cell(
-                    gi: int, pj: int, table: dict[Any, Any] = table, info: ToolInfo | None = info
-                ) -> tuple[list[ArgVerdict], list[list[Any]]]:
-                    c = table.get((gi, pj))
-                    if c is None:
-                        c = table[gi, pj] = self.pair_verdicts(
-                            record, gi, gold[gi], alts[gi], calls[pj], info, ref, tz, plan.numeric[gi]
+        # an exact pair is always kept (no other partner agrees more): only the calls left over go
+        # through the pairing search, so a perturbed call among several costs one comparison
+        names = [c.name for c in calls]
+        free = list(range(len(calls)))  # predictions not paired yet, in order
+        found: dict[int, tuple[int, list[ArgVerdict], list[list[Any]] | None]] = {}
+        rest: list[int] = []  # gold calls without an exact partner
+        exact_ok, numeric = plan.exact_ok, plan.numeric
+        for gi, g in enumerate(gold):
+            if exact_ok[gi]:
+                gname, ga, num = g.name, g.arguments, numeric[gi]
+                for pj in free:
+                    if names[pj] == gname and _is_exact(calls[pj].arguments, ga, num):
+                        free.remove(pj)
+                        found[gi] = (
+                            pj,
+                            [ArgVerdict(gi, k, R_EXACT, False, v, v) for k, v in ga.items()],
+                            None,
                         )
-                    return c
-
-                pairs = _perfect_pairing(left_g, left_p, cell)
-                if pairs is None:  # no perfect fit: search the pairing with most agreeing arguments
-                    for gi in left_g:
-                        for pj in left_p:
-                            cell(gi, pj)
-                    pairs = _best_pairing(left_g, left_p, table)
-                for gi, pj in pairs:
-                    found.append((gi, pj, *cell(gi, pj)))
-            found.sort(key=lambda f: f[0])
-            for gi, pj, verdicts, acc_lists in found:
-                if acc_lists is not None:
-                    for v, acc in zip(verdicts, acc_lists, strict=True):
-                        if v.reason not in ACCEPTING:
-                            w.accepted[len(w.args)] = acc
-                        w.args.append(v)
+                        break
                 else:
-                    w.args += verdicts
-                w.pairs.append((gi, pj))
-            matched_g = {f[0] for f in found}
-            matched_p = {f[1] for f in found}
-            w.unmatched_gold += [g for g in gis if g not in matched_g]
-            w.unmatched_pred += [p for p in pjs if p not in matched_p]
-        w.unmatched_gold.sort()
-        w.unmatched_pred.sort()
+                    rest.append(gi)
+            else:
+                rest.append(gi)
+        if rest and free:
+            for name in dict.fromkeys(gold[gi].name for gi in rest):  # per tool, in gold order
+                left_g = [gi for gi in rest if gold[gi].name == name]
+                left_p = [pj for pj in free if names[pj] == name]
+                if left_p:
+                    for gi, pj, verdicts, accepted in self._pair_rest(plan, name, left_g, left_p, calls):
+                        found[gi] = (pj, verdicts, accepted)
+                        free.remove(pj)
+        args, acc_of, pairs, missed = w.args, w.accepted, w.pairs, w.unmatched_gold
+        for gi in range(len(gold)):
+            f = found.get(gi)
+            if f is None:
+                missed.append(gi)
+                continue
+            pj, verdicts, acc_lists = f
+            if acc_lists is not None:
+                for v, acc in zip(verdicts, acc_lists, strict=True):
+                    if v.reason not in ACCEPTING:
+                        acc_of[len(args)] = acc
+                    args.append(v)
+            else:
+                args += verdicts
+            pairs.append((gi, pj))
+        w.unmatched_pred = free
         return w
+
+    def _pair_rest(
+        self, plan: _RecordPlan, name: str, left_g: list[int], left_p: list[int], calls: list[Call]
+    ) -> list[tuple[int, int, list[ArgVerdict], list[list[Any]]]]:
+        """Gold and predicted calls of one tool that no exact pair took: the pairing with the most
+        agreeing arguments (a perfect greedy fit when there is one), with each pair's verdicts."""
+        record, gold, alts = plan.record, plan.record.gold_calls, plan.alts
+        info = self.tool_info(record, name)
+        table: dict[tuple[int, int], tuple[list[ArgVerdict], list[list[Any]]]] = {}
+
+        def cell(gi: int, pj: int) -> tuple[list[ArgVerdict], list[list[Any]]]:
+            c = table.get((gi, pj))
+            if c is None:
+                c = table[gi, pj] = self.pair_verdicts(
+                    record, gi, gold[gi], alts[gi], calls[pj], info, plan.ref, plan.tz, plan.numeric[gi]
+                )
+            return c
+
+        pairs = _perfect_pairing(left_g, left_p, cell)
+        if pairs is None:  # no perfect fit: search the pairing with most agreeing arguments
+            for gi in left_g:
+                for pj in left_p:
+                    cell(gi, pj)
+            pairs = _best_pairing(left_g, left_p, table)
+        return [(gi, pj, *cell(gi, pj)) for gi, pj in pairs]
 
 
 def _perfect_pairing(gis: list[int], pjs: list[int], cell: Any) -> list[tuple[int, int]] | None:
