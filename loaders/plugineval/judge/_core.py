@@ -120,6 +120,7 @@ class _RecordPlan:
     exact_ok: tuple[bool, ...]  # per gold call: no argument is empty, so equal arguments are exact
     numeric: tuple[frozenset[str], ...]  # per gold call: arguments holding a number or a boolean
     tools: dict[str, ToolInfo | None] = field(default_factory=dict)  # offered tool name -> its specs
+    infos: tuple[ToolInfo | None, ...] = ()  # per gold call: its tool's specs
 
 
 class RulesJudge:
@@ -146,6 +147,12 @@ class RulesJudge:
         return None
 
     # --- one aligned pair --------------------------------------------------------------------
+    def _pair(self, plan: _RecordPlan, gi: int, pred: Call) -> tuple[list[ArgVerdict], dict[int, list[Any]]]:
+        r = plan.record
+        return self.pair_verdicts(
+            r, gi, r.gold_calls[gi], plan.alts[gi], pred, plan.infos[gi], plan.ref, plan.tz, plan.numeric[gi]
+        )
+
     def pair_verdicts(
         self,
         record: Record,
@@ -157,9 +164,9 @@ class RulesJudge:
         ref: datetime,
         tz: tzinfo,
         numeric: frozenset[str] | None = None,
-    ) -> tuple[list[ArgVerdict], list[list[Any]]]:
-        """The verdict on every argument of one aligned pair, with the accepted values of each.
-        ``numeric``: the gold arguments holding a number or a boolean (see ``_is_exact``; taken from
+    ) -> tuple[list[ArgVerdict], dict[int, list[Any]]]:
+        """The verdict on every argument of one aligned pair, and the accepted values each rejected
+        value was compared with (by index in the verdicts; what the LLM judge is asked). ``numeric``: the gold arguments holding a number or a boolean (see ``_is_exact``; taken from
         the record's plan on the judge's own path, found here when not given)."""
         if numeric is None:
             numeric = frozenset(k for k, v in gold.arguments.items() if _has_number(v))
@@ -167,13 +174,14 @@ class RulesJudge:
         # not is_empty(v), inlined: None, "", [] and {} say nothing (0 and False do)
         pargs = {k: v for k, v in pred.arguments.items() if v is not None and (v or type(v) not in _SIZED)}
         gargs = gold.arguments
-        for k in list(pargs):
-            if k not in gargs:
+        extra = pargs.keys() - gargs.keys()
+        if extra:  # an extra argument given its schema default says nothing
+            for k in extra:
                 d = specs[k].default if k in specs else _MISSING
                 if d is not _MISSING and same(pargs[k], d):
                     del pargs[k]
         out: list[ArgVerdict] = []
-        accepted_lists: list[list[Any]] = []
+        rejected: dict[int, list[Any]] = {}  # index in out -> the accepted values it was compared with
         for k, gv in gargs.items():
             spec = specs.get(k, _GENERIC)
             if k not in pargs:
@@ -190,17 +198,18 @@ class RulesJudge:
                 else:
                     reason = R_MISSING
                 out.append(ArgVerdict(gi, k, reason, spec.time_valued, None, gv))
-                accepted_lists.append([])
                 continue
             pv = pargs[k]
             if pv == gv and (k not in numeric or same(pv, gv)):  # the gold value: no normalizer needed
                 out.append(ArgVerdict(gi, k, R_EXACT, spec.time_valued, pv, gv))
-                accepted_lists.append([gv])
                 continue
             accepted = [gv, *alt.values.get(k, [])]
             reason, detail = compare_value(pv, accepted, spec, ref, tz)
+            if reason not in ACCEPTING:
+                rejected[len(out)] = accepted
             out.append(ArgVerdict(gi, k, reason, spec.time_valued, pv, gv, detail))
-            accepted_lists.append(accepted)
+        if not extra:
+            return out, rejected
         for k, pv in pargs.items():
             if k in gargs:
                 continue
@@ -221,8 +230,7 @@ class RulesJudge:
                 )
             else:
                 out.append(ArgVerdict(gi, k, R_UNSUPPORTED_EXTRA, False, pv))
-            accepted_lists.append([])
-        return out, accepted_lists
+        return out, rejected
 
     # --- the record ---------------------------------------------------------------------------
     def prepare(self, records: Any) -> None:
@@ -230,9 +238,7 @@ class RulesJudge:
         plan): the per-pair path then only looks them up. Judging without it gives the same verdicts."""
         for r in records:
             if r.kind == "positive" and r.gold_calls:
-                self._plan(r)
-                for g in r.gold_calls:
-                    self.tool_info(r, g.name)
+                self._plan(r)  # with the gold calls' tool specs
 
     def _plan(self, record: Record) -> _RecordPlan:
         """What judging a record needs besides the prediction, computed once per record object."""
@@ -251,48 +257,39 @@ class RulesJudge:
         plan = self._plans[key] = _RecordPlan(
             record, ref, ref.tzinfo, record.alternatives(), exact_ok, numeric
         )
+        for g in record.gold_calls:
+            if g.name not in plan.tools:
+                plan.tools[g.name] = self._lookup(record, g.name)
+        plan.infos = tuple(plan.tools[g.name] for g in record.gold_calls)
         return plan
 
     def judge(self, record: Record, pred: Prediction | None) -> Work:
         w = Work(record, pred)
         if pred is None or pred.invalid or record.kind != "positive" or not record.gold_calls:
             return w
+        gold, calls = record.gold_calls, pred.calls
+        if not calls:  # no call at all: every gold call is missed
+            w.unmatched_gold = list(range(len(gold)))
+            return w
         plan = self._plans.get(id(record))
         if plan is None or plan.record is not record:
             plan = self._plan(record)
-        ref, tz, alts = plan.ref, plan.tz, plan.alts
-        gold, calls = record.gold_calls, pred.calls
-        if len(gold) == 1 and len(calls) == 1 and calls[0].name == gold[0].name:
-            # one gold call, one prediction of its tool (most records): no alignment to search
-            ga, pa = gold[0].arguments, calls[0].arguments
+        if len(gold) == 1 and len(calls) == 1:  # most records: no alignment to search
+            if calls[0].name != gold[0].name:
+                w.unmatched_gold, w.unmatched_pred = [0], [0]
+                return w
             w.pairs.append((0, 0))
-            if plan.exact_ok[0] and _is_exact(pa, ga, plan.numeric[0]):
+            ga = gold[0].arguments
+            if plan.exact_ok[0] and _is_exact(calls[0].arguments, ga, plan.numeric[0]):
                 w.args = [ArgVerdict(0, k, R_EXACT, False, v, v) for k, v in ga.items()]
                 return w
-            verdicts, accepted = self.pair_verdicts(
-                record,
-                0,
-                gold[0],
-                alts[0],
-                calls[0],
-                self.tool_info(record, gold[0].name),
-                ref,
-                tz,
-                plan.numeric[0],
-            )
-            for i, v in enumerate(verdicts):
-                if v.reason not in ACCEPTING:
-                    w.accepted[i] = accepted[i]
-            w.args = verdicts
-            return w
-        if not calls:  # no call at all: every gold call is missed
-            w.unmatched_gold = list(range(len(gold)))
+            w.args, w.accepted = self._pair(plan, 0, calls[0])
             return w
         # an exact pair is always kept (no other partner agrees more): only the calls left over go
         # through the pairing search, so a perturbed call among several costs one comparison
         names = [c.name for c in calls]
         free = list(range(len(calls)))  # predictions not paired yet, in order
-        found: dict[int, tuple[int, list[ArgVerdict], list[list[Any]] | None]] = {}
+        found: dict[int, tuple[int, list[ArgVerdict], dict[int, list[Any]] | None]] = {}
         rest: list[int] = []  # gold calls without an exact partner
         exact_ok, numeric = plan.exact_ok, plan.numeric
         for gi, g in enumerate(gold):
@@ -316,7 +313,7 @@ class RulesJudge:
                 left_g = [gi for gi in rest if gold[gi].name == name]
                 left_p = [pj for pj in free if names[pj] == name]
                 if left_p:
-                    for gi, pj, verdicts, accepted in self._pair_rest(plan, name, left_g, left_p, calls):
+                    for gi, pj, verdicts, accepted in self._pair_rest(plan, left_g, left_p, calls):
                         found[gi] = (pj, verdicts, accepted)
                         free.remove(pj)
         args, acc_of, pairs, missed = w.args, w.accepted, w.pairs, w.unmatched_gold
@@ -325,33 +322,27 @@ class RulesJudge:
             if f is None:
                 missed.append(gi)
                 continue
-            pj, verdicts, acc_lists = f
-            if acc_lists is not None:
-                for v, acc in zip(verdicts, acc_lists, strict=True):
-                    if v.reason not in ACCEPTING:
-                        acc_of[len(args)] = acc
-                    args.append(v)
-            else:
-                args += verdicts
+            pj, verdicts, rejected = f
+            if rejected:
+                at = len(args)
+                for i, acc in rejected.items():
+                    acc_of[at + i] = acc
+            args += verdicts
             pairs.append((gi, pj))
         w.unmatched_pred = free
         return w
 
     def _pair_rest(
-        self, plan: _RecordPlan, name: str, left_g: list[int], left_p: list[int], calls: list[Call]
-    ) -> list[tuple[int, int, list[ArgVerdict], list[list[Any]]]]:
+        self, plan: _RecordPlan, left_g: list[int], left_p: list[int], calls: list[Call]
+    ) -> list[tuple[int, int, list[ArgVerdict], dict[int, list[Any]]]]:
         """Gold and predicted calls of one tool that no exact pair took: the pairing with the most
         agreeing arguments (a perfect greedy fit when there is one), with each pair's verdicts."""
-        record, gold, alts = plan.record, plan.record.gold_calls, plan.alts
-        info = self.tool_info(record, name)
-        table: dict[tuple[int, int], tuple[list[ArgVerdict], list[list[Any]]]] = {}
+        table: dict[tuple[int, int], tuple[list[ArgVerdict], dict[int, list[Any]]]] = {}
 
-        def cell(gi: int, pj: int) -> tuple[list[ArgVerdict], list[list[Any]]]:
+        def cell(gi: int, pj: int) -> tuple[list[ArgVerdict], dict[int, list[Any]]]:
             c = table.get((gi, pj))
             if c is None:
-                c = table[gi, pj] = self.pair_verdicts(
-                    record, gi, gold[gi], alts[gi], calls[pj], info, plan.ref, plan.tz, plan.numeric[gi]
-                )
+                c = table[gi, pj] = self._pair(plan, gi, calls[pj])
             return c
 
         pairs = _perfect_pairing(left_g, left_p, cell)
@@ -416,7 +407,9 @@ def _score(verdicts: list[ArgVerdict]) -> int:
 
 
 def _best_pairing(
-    gis: list[int], pjs: list[int], table: dict[tuple[int, int], tuple[list[ArgVerdict], list[list[Any]]]]
+    gis: list[int],
+    pjs: list[int],
+    table: dict[tuple[int, int], tuple[list[ArgVerdict], dict[int, list[Any]]]],
 ) -> list[tuple[int, int]]:
     """One-to-one pairing of gold and predicted calls of one tool maximizing agreeing arguments."""
     if not gis or not pjs:
@@ -500,21 +493,26 @@ def decide(w: Work, rules: RulesJudge) -> RecordVerdict:
         return RecordVerdict(
             r.id, O_FN, C_INVALID_OUTPUT, None, args, gold_names, pred_names, False, None, detail
         )
-    bad = [a for a in args if a.reason not in ACCEPTING]
+    bad = failed = temporal = missing = False
+    for a in args:
+        reason = a.reason
+        if reason not in ACCEPTING:
+            bad = True
+            if reason is R_JUDGE_FAILURE:
+                failed = True
+            elif reason is R_MISSING:
+                missing = True
+            elif a.temporal:
+                temporal = True
     category: Category | None = None
     subtype: Subtype | None = None
-    if bad and any(a.reason is R_JUDGE_FAILURE for a in bad):
+    if failed:
         category = C_JUDGE_FAILURE
     elif gold_names:
         category = C_MISS_RECALL
     elif bad:
         category = C_PARAMETER_ERROR
-        if any(a.temporal and a.reason is not R_MISSING for a in bad):
-            subtype = S_TEMPORAL
-        elif any(a.reason is R_MISSING for a in bad):
-            subtype = S_MISSING_ARGUMENT
-        else:
-            subtype = S_INCORRECT_VALUE
+        subtype = S_TEMPORAL if temporal else S_MISSING_ARGUMENT if missing else S_INCORRECT_VALUE
     elif pred_names:
         category = C_SPURIOUS_CALL
     return RecordVerdict(
