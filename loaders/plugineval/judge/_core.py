@@ -9,8 +9,10 @@ pairs, after which ``decide`` runs again on the same work.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
+from types import MappingProxyType
 from typing import Any
 
 from ..schema import Call, GoldAlternative, Prediction, Record
@@ -88,27 +90,43 @@ def _ann_dict(a: Any) -> dict[str, Any] | None:
     return dumped
 
 
+_NONE: tuple[int, ...] = ()
+_NO_PAIRS: tuple[tuple[int, int], ...] = ()
+_NO_ACCEPTED: Mapping[int, list[Any]] = MappingProxyType({})
+_ONE_PAIR = ((0, 0),)
+_FIRST = (0,)
+
+
 @dataclass(slots=True, init=False)
 class Work:
-    """Everything the judge found for one record, before the outcome is decided."""
+    """Everything the judge found for one record, before the outcome is decided. Built once, with
+    all its values (shared empty defaults: nothing appends to a Work)."""
 
     record: Record
     pred: Prediction | None
-    pairs: list[tuple[int, int]]
+    pairs: Sequence[tuple[int, int]]
     args: list[ArgVerdict]
-    unmatched_gold: list[int]
-    unmatched_pred: list[int]
-    accepted: dict[int, list[Any]]  # index in args -> accepted values
+    unmatched_gold: Sequence[int]
+    unmatched_pred: Sequence[int]
+    accepted: Mapping[int, list[Any]]  # index in args -> accepted values
 
-    def __init__(self, record: Record, pred: Prediction | None) -> None:
-        # literals rather than dataclass default factories: one Work per judged record
+    def __init__(
+        self,
+        record: Record,
+        pred: Prediction | None,
+        pairs: Sequence[tuple[int, int]] = _NO_PAIRS,
+        args: list[ArgVerdict] | None = None,
+        unmatched_gold: Sequence[int] = _NONE,
+        unmatched_pred: Sequence[int] = _NONE,
+        accepted: Mapping[int, list[Any]] = _NO_ACCEPTED,
+    ) -> None:
         self.record = record
         self.pred = pred
-        self.pairs = []
-        self.args = []
-        self.unmatched_gold = []
-        self.unmatched_pred = []
-        self.accepted = {}
+        self.pairs = pairs
+        self.args = [] if args is None else args
+        self.unmatched_gold = unmatched_gold
+        self.unmatched_pred = unmatched_pred
+        self.accepted = accepted
 
 
 @dataclass(slots=True)
@@ -264,27 +282,24 @@ class RulesJudge:
         return plan
 
     def judge(self, record: Record, pred: Prediction | None) -> Work:
-        w = Work(record, pred)
         if pred is None or pred.invalid or record.kind != "positive" or not record.gold_calls:
-            return w
+            return Work(record, pred, _NO_PAIRS, [])
         gold, calls = record.gold_calls, pred.calls
         if not calls:  # no call at all: every gold call is missed
-            w.unmatched_gold = list(range(len(gold)))
-            return w
+            return Work(record, pred, _NO_PAIRS, [], _FIRST if len(gold) == 1 else tuple(range(len(gold))))
         plan = self._plans.get(id(record))
         if plan is None or plan.record is not record:
             plan = self._plan(record)
         if len(gold) == 1 and len(calls) == 1:  # most records: no alignment to search
             if calls[0].name != gold[0].name:
-                w.unmatched_gold, w.unmatched_pred = [0], [0]
-                return w
-            w.pairs.append((0, 0))
+                return Work(record, pred, _NO_PAIRS, [], _FIRST, _FIRST)
             ga = gold[0].arguments
             if plan.exact_ok[0] and _is_exact(calls[0].arguments, ga, plan.numeric[0]):
-                w.args = [ArgVerdict(0, k, R_EXACT, False, v, v) for k, v in ga.items()]
-                return w
-            w.args, w.accepted = self._pair(plan, 0, calls[0])
-            return w
+                return Work(
+                    record, pred, _ONE_PAIR, [ArgVerdict(0, k, R_EXACT, False, v, v) for k, v in ga.items()]
+                )
+            verdicts, rejected = self._pair(plan, 0, calls[0])
+            return Work(record, pred, _ONE_PAIR, verdicts, _NONE, _NONE, rejected)
         # an exact pair is always kept (no other partner agrees more): only the calls left over go
         # through the pairing search, so a perturbed call among several costs one comparison
         names = [c.name for c in calls]
@@ -316,21 +331,23 @@ class RulesJudge:
                     for gi, pj, verdicts, accepted in self._pair_rest(plan, left_g, left_p, calls):
                         found[gi] = (pj, verdicts, accepted)
                         free.remove(pj)
-        args, acc_of, pairs, missed = w.args, w.accepted, w.pairs, w.unmatched_gold
+        args: list[ArgVerdict] = []
+        acc_of: dict[int, list[Any]] = {}
+        pairs: list[tuple[int, int]] = []
+        missed: list[int] = []
         for gi in range(len(gold)):
             f = found.get(gi)
             if f is None:
                 missed.append(gi)
                 continue
-            pj, verdicts, rejected = f
-            if rejected:
+            pj, verdicts, rejected_at = f
+            if rejected_at:
                 at = len(args)
-                for i, acc in rejected.items():
+                for i, acc in rejected_at.items():
                     acc_of[at + i] = acc
             args += verdicts
             pairs.append((gi, pj))
-        w.unmatched_pred = free
-        return w
+        return Work(record, pred, pairs, args, missed, free, acc_of)
 
     def _pair_rest(
         self, plan: _RecordPlan, left_g: list[int], left_p: list[int], calls: list[Call]
@@ -521,21 +538,18 @@ def decide(w: Work, rules: RulesJudge) -> RecordVerdict:
 
 
 def _decide_negative(r: Record, pred: Prediction | None, rules: RulesJudge) -> RecordVerdict:
-    v = RecordVerdict(r.id, O_TN)
     if pred is None or pred.invalid:
-        v.outcome, v.category = O_FP, C_INVALID_OUTPUT
-        v.detail = "no prediction for this id" if pred is None else pred.invalid_reason
-        return v
+        detail = "no prediction for this id" if pred is None else pred.invalid_reason
+        return RecordVerdict(r.id, O_FP, C_INVALID_OUTPUT, None, None, None, None, False, None, detail)
     names = [c.name for c in pred.calls]
-    if r.negative_scope == "global":
-        hit = bool(names)
+    if not names:
+        hit = False
+    elif r.negative_scope == "global":
+        hit = True
     else:
         targets = set(r.target_tools)
         hit = any(n in targets for n in names)
-    v.called_target = hit
-    v.unmatched_pred = names
-    if hit:
-        v.outcome, v.category = O_FP, C_OVER_RECALL
+    asks: bool | None = None
     if r.kind == "underspecified":
         missing = r.verification.get("missing") or []
         specs: list[ArgSpec] = []
@@ -544,5 +558,7 @@ def _decide_negative(r: Record, pred: Prediction | None, rules: RulesJudge) -> R
             if info is not None:
                 names_m = missing or sorted(info.required)
                 specs += [info.args[a] for a in names_m if a in info.args]
-        v.asks_for_missing = (not hit) and asks_for(pred.content, specs)
-    return v
+        asks = (not hit) and asks_for(pred.content, specs)
+    if hit:
+        return RecordVerdict(r.id, O_FP, C_OVER_RECALL, None, None, None, names, True, asks)
+    return RecordVerdict(r.id, O_TN, None, None, None, None, names, False, asks)
