@@ -386,10 +386,12 @@ def prediction_from_bfcl(record: Record, decoded: Any, pred_id: str | None = Non
     renamed like the record's tools. ``[]`` and ``[{}]`` are no call (as in BFCL); anything that is
     not the call format is ``invalid``."""
     rid = pred_id or record.id
-    names: dict[str, str] = record.verification.get("bfcl_name_map") or {}
     if not isinstance(decoded, list):
         return Prediction(id=rid, invalid=True, invalid_reason="not a list of calls", raw=decoded)
     calls: list[Call] = []
+    if not decoded:
+        return trusted_prediction(rid, calls)
+    names: dict[str, str] = record.verification.get("bfcl_name_map") or {}
     for item in decoded:
         if not isinstance(item, dict):
             return Prediction(id=rid, invalid=True, invalid_reason="a call is not a {name: arguments} object")

@@ -61,7 +61,8 @@ class Judge:
 
     def judge_one(self, record: Record, pred: Prediction | None) -> RecordVerdict:
         """Rules only (no network): the verdict for one record."""
-        return decide(self.rules.judge(record, pred), self.rules)
+        rules = self.rules
+        return decide(rules.judge(record, pred), rules)
 
     def run(
         self,

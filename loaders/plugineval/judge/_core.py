@@ -192,7 +192,7 @@ class RulesJudge:
         # not is_empty(v), inlined: None, "", [] and {} say nothing (0 and False do)
         pargs = {k: v for k, v in pred.arguments.items() if v is not None and (v or type(v) not in _SIZED)}
         gargs = gold.arguments
-        extra = pargs.keys() - gargs.keys()
+        extra = () if pargs.keys() <= gargs.keys() else pargs.keys() - gargs.keys()
         if extra:  # an extra argument given its schema default says nothing
             for k in extra:
                 d = specs[k].default if k in specs else _MISSING
@@ -202,7 +202,8 @@ class RulesJudge:
         rejected: dict[int, list[Any]] = {}  # index in out -> the accepted values it was compared with
         for k, gv in gargs.items():
             spec = specs.get(k, _GENERIC)
-            if k not in pargs:
+            pv = pargs.get(k, _MISSING)
+            if pv is _MISSING:
                 if is_empty(gv) and k in pred.arguments and same(pred.arguments[k], gv):
                     reason = R_EXACT  # the gold itself is empty (e.g. an empty list) and so is the prediction
                 elif spec.required and info is not None:
@@ -217,7 +218,6 @@ class RulesJudge:
                     reason = R_MISSING
                 out.append(ArgVerdict(gi, k, reason, spec.time_valued, None, gv))
                 continue
-            pv = pargs[k]
             if pv == gv and (k not in numeric or same(pv, gv)):  # the gold value: no normalizer needed
                 out.append(ArgVerdict(gi, k, R_EXACT, spec.time_valued, pv, gv))
                 continue

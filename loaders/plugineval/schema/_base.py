@@ -91,17 +91,6 @@ _set_extra = _slot_setter("__pydantic_extra__")
 _set_private = _slot_setter("__pydantic_private__")
 
 
-def bare(cls: type[StrictModelT], fields: dict[str, Any], fields_set: set[str]) -> StrictModelT:
-    """An instance of ``cls`` holding ``fields`` (every field, in declaration order) as they are: the
-    last step of :func:`trusted`, for callers that build the whole field dict themselves."""
-    m = _new(cls)
-    _set_attr(m, "__dict__", fields)
-    _set_fields(m, fields_set)
-    _set_extra(m, None)
-    _set_private(m, None)
-    return m
-
-
 def trusted(cls: type[StrictModelT], values: dict[str, Any]) -> StrictModelT:
     """``cls.model_construct(**values)`` for data already checked by the caller, without pydantic's
     per-field alias and default walk (a prediction line or a mapped BFCL call is built this way on the
