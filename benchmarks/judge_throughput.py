@@ -32,13 +32,14 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from plugineval.judge import Judge, LLMConfig  # noqa: E402
 from plugineval.schema import Call, Prediction, Record  # noqa: E402
 from plugineval.sources import load_records, no_gc  # noqa: E402
 
 
-def bfcl(repeat: int) -> None:
+def bfcl(repeat: int, checker_dir: Path | None) -> None:
     from plugineval.adapters.bfcl import load_bfcl, prediction_from_bfcl, read_oracle
 
     d = Path(os.environ.get("PLUGINEVAL_SHARED", ROOT.parent / "shared")) / "external" / "bfcl"
@@ -70,8 +71,75 @@ def bfcl(repeat: int) -> None:
         f"  schemas compiled with the inputs ({len(records):,} records, median {statistics.median(prep):.2f} s): "
         f"best {max(rates):,.0f} pairs/s, median {med:,.0f} pairs/s; BFCL's checker 40,000-58,000 pairs/s"
     )
-    print(f"  ratio (median / BFCL): {med / 58000:.2f}-{med / 40000:.2f}")
+    print(f"  ratio (median / the README's BFCL figures): {med / 58000:.2f}-{med / 40000:.2f}")
     print(f"  compiling on first use instead (cold): median {statistics.median(cold):,.0f} pairs/s")
+    side_by_side(records, pairs, checker_dir, max(repeat, 5))
+
+
+def side_by_side(records: dict[str, Record], pairs: list[Any], checker_dir: Path | None, repeat: int) -> None:
+    """BFCL's own checker and the judge on the same raw FC outputs, alternating, in one process: the
+    ratio holds within the same minutes whatever the VM's speed then (see benchmarks/_bfcl_checker.py)."""
+    from _bfcl_checker import fc_decode, fc_encode, load
+
+    from plugineval.adapters.bfcl import prediction_from_bfcl
+
+    checker = load(checker_dir, {p.category for p in pairs})
+    if checker is None:
+        return
+    items = [(p.id, fc_encode(p.prediction)) for p in pairs]
+    stored = [p.bfcl_valid for p in pairs]
+    run_bfcl = checker.runner(items)
+    if run_bfcl() != stored:
+        wrong = sum(a != b for a, b in zip(run_bfcl(), stored, strict=True))
+        raise SystemExit(
+            f"BFCL's checker here disagrees with its stored verdicts on {wrong} pairs: not compared"
+        )
+    judge = Judge("rules")
+    judge.prepare(list(records.values()))
+    j1 = judge.judge_one
+    work = [(records[pid], raw) for pid, raw in items]
+
+    def run_ours() -> list[bool]:
+        out = []
+        for r, raw in work:
+            try:
+                decoded = fc_decode(raw)
+            except Exception:
+                decoded = raw
+            out.append(j1(r, prediction_from_bfcl(r, decoded)).correct)
+        return out
+
+    run_ours()
+    print(
+        f"  BFCL's own checker (bfcl-eval wheel, blobs checked; all {len(stored):,} stored verdicts reproduced),"
+        f" timed beside the judge on the same raw FC outputs (decoding included), {repeat} alternating runs:"
+    )
+    for label, ctx in (("GC on for both", _gc_on), ("GC paused for both, as Judge.run", no_gc)):
+        tb, to = [], []
+        with ctx():
+            for i in range(repeat):
+                for fn, ts in (
+                    ((run_bfcl, tb), (run_ours, to)) if i % 2 == 0 else ((run_ours, to), (run_bfcl, tb))
+                ):
+                    t0 = time.perf_counter()
+                    fn()
+                    ts.append(time.perf_counter() - t0)
+        n = len(items)
+        ratios = sorted(b / o for b, o in zip(tb, to, strict=True))
+        print(
+            f"  {label}: BFCL median {n / statistics.median(tb):,.0f} pairs/s, judge median "
+            f"{n / statistics.median(to):,.0f} pairs/s; judge / BFCL per run {ratios[0]:.2f}-{ratios[-1]:.2f}x,"
+            f" median {statistics.median(ratios):.2f}x"
+        )
+
+
+class _gc_on:
+    def __enter__(self) -> None:
+        gc.enable()
+        gc.collect()
+
+    def __exit__(self, *exc: object) -> None:
+        return None
 
 
 def perturb(r: Record, rng: random.Random) -> dict[str, Any]:
@@ -286,6 +354,12 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=3000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--skip", default="", help="comma-separated parts to skip: bfcl,records,cli,llm")
+    ap.add_argument(
+        "--bfcl-checker",
+        type=Path,
+        default=None,
+        help="BFCL's checker, unpacked (default .cache/bench/bfcl_eval-2026.3.23, see get_bfcl_checker.sh)",
+    )
     ap.add_argument("--serve-judge", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument(
         "--threaded-server",
@@ -299,7 +373,7 @@ def main() -> None:
     skip = set(a.skip.split(","))
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores\n")
     if "bfcl" not in skip:
-        bfcl(a.repeat)
+        bfcl(a.repeat, a.bfcl_checker)
     if "records" not in skip and Path(a.records).exists():
         _, tmp, whole = pluginEval(a.records, a.n)
         if "cli" not in skip:

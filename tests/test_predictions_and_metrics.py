@@ -101,6 +101,31 @@ def test_trusted_construction_equals_validation_and_shares_no_defaults() -> None
     assert c == Call(name="f", arguments={"k": 1}) and repr(c) == repr(Call(name="f", arguments={"k": 1}))
 
 
+def test_hot_path_constructors_equal_validation() -> None:
+    from plugineval.schema.prediction import trusted_prediction
+    from plugineval.schema.record import trusted_call
+
+    c = trusted_call("f", {"k": [1, "x"]})
+    assert c == Call(name="f", arguments={"k": [1, "x"]}) and repr(c) == repr(
+        Call(name="f", arguments={"k": [1, "x"]})
+    )
+    assert c.model_fields_set == {"name", "arguments"} and c.model_dump() == {
+        "name": "f",
+        "arguments": {"k": [1, "x"]},
+    }
+    p = trusted_prediction("x", [c])
+    q = trusted_prediction("y", [])
+    assert p == Prediction(id="x", calls=[Call(name="f", arguments={"k": [1, "x"]})])
+    assert repr(p) == repr(Prediction(id="x", calls=[c])) and list(p.model_dump()) == list(
+        Prediction.model_fields
+    )
+    assert (
+        q == Prediction(id="y")
+        and q.calls is not p.calls
+        and q.model_copy(update={"content": "hi"}).content == "hi"
+    )
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [
