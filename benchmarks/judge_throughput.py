@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -99,23 +100,28 @@ def side_by_side(records: dict[str, Record], pairs: list[Any], checker_dir: Path
     j1 = judge.judge_one
     work = [(records[pid], raw) for pid, raw in items]
 
-    def run_ours() -> list[bool]:
-        out = []
-        for r, raw in work:
-            try:
-                decoded = fc_decode(raw)
-            except Exception:
-                decoded = raw
-            out.append(j1(r, prediction_from_bfcl(r, decoded)).correct)
-        return out
+    def ours_on(work: list[tuple[Record, list[Any]]]) -> Callable[[], list[bool]]:
+        def run() -> list[bool]:
+            out = []
+            for r, raw in work:
+                try:
+                    decoded = fc_decode(raw)
+                except Exception:
+                    decoded = raw
+                out.append(j1(r, prediction_from_bfcl(r, decoded)).correct)
+            return out
 
+        return run
+
+    run_ours = ours_on(work)
     run_ours()
     print(
         f"  BFCL's own checker (bfcl-eval wheel, blobs checked; all {len(stored):,} stored verdicts reproduced),"
         f" timed beside the judge on the same raw FC outputs (decoding included), {repeat} alternating runs:"
     )
     for label, ctx in (("GC on for both", _gc_on), ("GC paused for both, as Judge.run", no_gc)):
-        tb, to = [], []
+        tb: list[float] = []
+        to: list[float] = []
         with ctx():
             for i in range(repeat):
                 for fn, ts in (
@@ -131,6 +137,24 @@ def side_by_side(records: dict[str, Record], pairs: list[Any], checker_dir: Path
             f"{n / statistics.median(to):,.0f} pairs/s; judge / BFCL per run {ratios[0]:.2f}-{ratios[-1]:.2f}x,"
             f" median {statistics.median(ratios):.2f}x"
         )
+    print("  by kind of prediction (oracle variant; GC paused; median of 7 alternating runs, us per pair):")
+    by: dict[str, list[int]] = {}
+    for i, p in enumerate(pairs):
+        by.setdefault(p.variant, []).append(i)
+    with no_gc():
+        for variant, idx in sorted(by.items()):
+            fb = checker.runner([items[i] for i in idx])
+            fo = ours_on([work[i] for i in idx])
+            tb, to = [], []
+            for _ in range(7):
+                for fn, ts in ((fb, tb), (fo, to)):
+                    t0 = time.perf_counter()
+                    fn()
+                    ts.append((time.perf_counter() - t0) / len(idx) * 1e6)
+            b, o = statistics.median(tb), statistics.median(to)
+            print(
+                f"    {variant:18s} {len(idx):5d} pairs  BFCL {b:5.1f}  judge {o:5.1f}  judge / BFCL {b / o:.2f}x"
+            )
 
 
 class _gc_on:
