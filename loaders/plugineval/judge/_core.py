@@ -9,9 +9,10 @@ pairs, after which ``decide`` runs again on the same work.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Any
 
@@ -137,6 +138,7 @@ class _RecordPlan:
     alts: list[GoldAlternative]
     exact_ok: tuple[bool, ...]  # per gold call: no argument is empty, so equal arguments are exact
     numeric: tuple[frozenset[str], ...]  # per gold call: arguments holding a number or a boolean
+    typed: tuple[Callable[[dict[str, Any]], bool] | None, ...]  # per gold call: see _exact_types
     tools: dict[str, ToolInfo | None] = field(default_factory=dict)  # offered tool name -> its specs
     infos: tuple[ToolInfo | None, ...] = ()  # per gold call: its tool's specs
 
@@ -272,8 +274,9 @@ class RulesJudge:
         numeric = tuple(
             frozenset(k for k, v in g.arguments.items() if _has_number(v)) for g in record.gold_calls
         )
+        typed = tuple(_exact_types(g.arguments) for g in record.gold_calls)
         plan = self._plans[key] = _RecordPlan(
-            record, ref, ref.tzinfo, record.alternatives(), exact_ok, numeric
+            record, ref, ref.tzinfo, record.alternatives(), exact_ok, numeric, typed
         )
         for g in record.gold_calls:
             if g.name not in plan.tools:
@@ -294,7 +297,7 @@ class RulesJudge:
             if calls[0].name != gold[0].name:
                 return Work(record, pred, _NO_PAIRS, [], _FIRST, _FIRST)
             ga = gold[0].arguments
-            if plan.exact_ok[0] and _is_exact(calls[0].arguments, ga, plan.numeric[0]):
+            if plan.exact_ok[0] and _is_exact(calls[0].arguments, ga, plan.typed[0]):
                 return Work(
                     record, pred, _ONE_PAIR, [ArgVerdict(0, k, R_EXACT, False, v, v) for k, v in ga.items()]
                 )
@@ -306,12 +309,12 @@ class RulesJudge:
         free = list(range(len(calls)))  # predictions not paired yet, in order
         found: dict[int, tuple[int, list[ArgVerdict], dict[int, list[Any]] | None]] = {}
         rest: list[int] = []  # gold calls without an exact partner
-        exact_ok, numeric = plan.exact_ok, plan.numeric
+        exact_ok, typed = plan.exact_ok, plan.typed
         for gi, g in enumerate(gold):
             if exact_ok[gi]:
-                gname, ga, num = g.name, g.arguments, numeric[gi]
+                gname, ga, check = g.name, g.arguments, typed[gi]
                 for pj in free:
-                    if names[pj] == gname and _is_exact(calls[pj].arguments, ga, num):
+                    if names[pj] == gname and _is_exact(calls[pj].arguments, ga, check):
                         free.remove(pj)
                         found[gi] = (
                             pj,
@@ -405,17 +408,39 @@ def _has_number(v: Any) -> bool:
     return True
 
 
-def _is_exact(pa: dict[str, Any], ga: dict[str, Any], numeric: frozenset[str]) -> bool:
+def _exact_types(ga: dict[str, Any]) -> Callable[[dict[str, Any]], bool] | None:
+    """For predicted arguments already == the gold's ``ga``: whether they are also same() — where ==
+    takes True for 1. None when nothing can differ (no number or boolean in the gold: a string, or a
+    list or object of strings, equals only its like). Scalars are checked by their types in one
+    C-level step first (int and float may still be equal numbers: same() decides then)."""
+    scalars = [k for k, v in ga.items() if type(v) in (int, float, bool)]
+    nested = [k for k, v in ga.items() if type(v) in (list, dict) and _has_number(v)]
+    if not scalars and not nested:
+        return None
+    keys = (*scalars, *nested)
+
+    def slow(pa: dict[str, Any]) -> bool:
+        return all(same(pa[k], ga[k]) for k in keys)
+
+    if nested:
+        return slow
+    if len(scalars) == 1:
+        k, t = scalars[0], type(ga[scalars[0]])
+        return lambda pa: type(pa[k]) is t or slow(pa)
+    get, types = itemgetter(*scalars), tuple(type(ga[k]) for k in scalars)
+    return lambda pa: tuple(map(type, get(pa))) == types or slow(pa)
+
+
+def _is_exact(pa: dict[str, Any], ga: dict[str, Any], typed: Callable[[dict[str, Any]], bool] | None) -> bool:
     """The predicted arguments are exactly the gold's (empty predicted values ignored; True != 1).
-    ``numeric``: the gold arguments holding a number or a boolean — only there can == say True where
-    same() does not (a string, or a list or object of strings, equals only its like)."""
+    ``typed``: the gold call's check of the values == cannot tell apart (``_exact_types``)."""
     if pa != ga:
         if len(pa) <= len(ga):
             return False
         pa = _nonempty(pa)
         if pa != ga:
             return False
-    return all(same(pa[k], ga[k]) for k in numeric) if numeric else True
+    return typed is None or typed(pa)
 
 
 def _score(verdicts: list[ArgVerdict]) -> int:
