@@ -304,10 +304,14 @@ class RulesJudge:
             verdicts, rejected = self._pair(plan, 0, calls[0])
             return Work(record, pred, _ONE_PAIR, verdicts, _NONE, _NONE, rejected)
         # an exact pair is always kept (no other partner agrees more): only the calls left over go
-        # through the pairing search, so a perturbed call among several costs one comparison
+        # through the pairing search, so a perturbed call among several costs one comparison. Gold
+        # calls are visited in order: their verdicts are listed as found until one has no exact
+        # partner; from there on they wait in `later` for the search.
         names = [c.name for c in calls]
         free = list(range(len(calls)))  # predictions not paired yet, in order
-        found: dict[int, tuple[int, list[ArgVerdict], dict[int, list[Any]] | None]] = {}
+        args: list[ArgVerdict] = []
+        pairs: list[tuple[int, int]] = []
+        later: dict[int, tuple[int, list[ArgVerdict], dict[int, list[Any]] | None]] = {}
         rest: list[int] = []  # gold calls without an exact partner
         exact_ok, typed = plan.exact_ok, plan.typed
         for gi, g in enumerate(gold):
@@ -316,30 +320,31 @@ class RulesJudge:
                 for pj in free:
                     if names[pj] == gname and _is_exact(calls[pj].arguments, ga, check):
                         free.remove(pj)
-                        found[gi] = (
-                            pj,
-                            [ArgVerdict(gi, k, R_EXACT, False, v, v) for k, v in ga.items()],
-                            None,
-                        )
+                        verdicts = [ArgVerdict(gi, k, R_EXACT, False, v, v) for k, v in ga.items()]
+                        if rest:
+                            later[gi] = (pj, verdicts, None)
+                        else:
+                            args += verdicts
+                            pairs.append((gi, pj))
                         break
                 else:
                     rest.append(gi)
             else:
                 rest.append(gi)
-        if rest and free:
+        if not rest:
+            return Work(record, pred, pairs, args, _NONE, free)
+        if free:
             for name in dict.fromkeys(gold[gi].name for gi in rest):  # per tool, in gold order
                 left_g = [gi for gi in rest if gold[gi].name == name]
                 left_p = [pj for pj in free if names[pj] == name]
                 if left_p:
-                    for gi, pj, verdicts, accepted in self._pair_rest(plan, left_g, left_p, calls):
-                        found[gi] = (pj, verdicts, accepted)
+                    for gi, pj, verdicts, rejected in self._pair_rest(plan, left_g, left_p, calls):
+                        later[gi] = (pj, verdicts, rejected)
                         free.remove(pj)
-        args: list[ArgVerdict] = []
         acc_of: dict[int, list[Any]] = {}
-        pairs: list[tuple[int, int]] = []
         missed: list[int] = []
-        for gi in range(len(gold)):
-            f = found.get(gi)
+        for gi in range(rest[0], len(gold)):
+            f = later.get(gi)
             if f is None:
                 missed.append(gi)
                 continue
