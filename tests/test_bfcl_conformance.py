@@ -218,7 +218,8 @@ def test_keeping_exact_pairs_first_finds_the_best_pairing(records: dict[str, Rec
     import itertools
     import random
 
-    from plugineval.judge._core import RulesJudge, _score
+    from plugineval.judge._align import pairing_score
+    from plugineval.judge._core import RulesJudge
     from plugineval.schema import Call, Prediction
 
     multi = [r for r in records.values() if r.kind == "positive" and 2 <= len(r.gold_calls) <= 4]
@@ -240,7 +241,7 @@ def test_keeping_exact_pairs_first_finds_the_best_pairing(records: dict[str, Rec
         w = rj.judge(r, Prediction(id=r.id, calls=preds))
         alts, ref = r.alternatives(), r.reference_datetime
         score = {
-            (gi, pj): _score(
+            (gi, pj): pairing_score(
                 rj.pair_verdicts(r, gi, g, alts[gi], p, rj.tool_info(r, g.name), ref, ref.tzinfo)[0]
             )
             for gi, g in enumerate(gold)

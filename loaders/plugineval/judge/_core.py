@@ -12,11 +12,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
-from operator import itemgetter
 from types import MappingProxyType
 from typing import Any
 
 from ..schema import Call, GoldAlternative, Prediction, Record
+from ._align import best_pairing, exact_types, has_number, is_exact, perfect_pairing
 from ._types import ACCEPTING, ArgVerdict, Category, Outcome, Reason, RecordVerdict, Subtype
 from ._values import _MISSING, _SIZED, ArgSpec, compare_value, is_empty, make_argspec, same
 
@@ -138,7 +138,7 @@ class _RecordPlan:
     alts: list[GoldAlternative]
     exact_ok: tuple[bool, ...]  # per gold call: no argument is empty, so equal arguments are exact
     numeric: tuple[frozenset[str], ...]  # per gold call: arguments holding a number or a boolean
-    typed: tuple[Callable[[dict[str, Any]], bool] | None, ...]  # per gold call: see _exact_types
+    typed: tuple[Callable[[dict[str, Any]], bool] | None, ...]  # per gold call: see exact_types
     tools: dict[str, ToolInfo | None] = field(default_factory=dict)  # offered tool name -> its specs
     infos: tuple[ToolInfo | None, ...] = ()  # per gold call: its tool's specs
 
@@ -186,10 +186,11 @@ class RulesJudge:
         numeric: frozenset[str] | None = None,
     ) -> tuple[list[ArgVerdict], dict[int, list[Any]]]:
         """The verdict on every argument of one aligned pair, and the accepted values each rejected
-        value was compared with (by index in the verdicts; what the LLM judge is asked). ``numeric``: the gold arguments holding a number or a boolean (see ``_is_exact``; taken from
-        the record's plan on the judge's own path, found here when not given)."""
+        value was compared with (by index in the verdicts: what the LLM judge is asked about).
+        ``numeric``: the gold arguments holding a number or a boolean, the only ones where == can
+        take True for 1 (from the record's plan on the judge's own path, found here when not given)."""
         if numeric is None:
-            numeric = frozenset(k for k, v in gold.arguments.items() if _has_number(v))
+            numeric = frozenset(k for k, v in gold.arguments.items() if has_number(v))
         specs = info.args if info is not None else {}
         # not is_empty(v), inlined: None, "", [] and {} say nothing (0 and False do)
         pargs = {k: v for k, v in pred.arguments.items() if v is not None and (v or type(v) not in _SIZED)}
@@ -272,9 +273,9 @@ class RulesJudge:
         assert ref.tzinfo is not None
         exact_ok = tuple(not any(is_empty(v) for v in g.arguments.values()) for g in record.gold_calls)
         numeric = tuple(
-            frozenset(k for k, v in g.arguments.items() if _has_number(v)) for g in record.gold_calls
+            frozenset(k for k, v in g.arguments.items() if has_number(v)) for g in record.gold_calls
         )
-        typed = tuple(_exact_types(g.arguments) for g in record.gold_calls)
+        typed = tuple(exact_types(g.arguments) for g in record.gold_calls)
         plan = self._plans[key] = _RecordPlan(
             record, ref, ref.tzinfo, record.alternatives(), exact_ok, numeric, typed
         )
@@ -297,7 +298,7 @@ class RulesJudge:
             if calls[0].name != gold[0].name:
                 return Work(record, pred, _NO_PAIRS, [], _FIRST, _FIRST)
             ga = gold[0].arguments
-            if plan.exact_ok[0] and _is_exact(calls[0].arguments, ga, plan.typed[0]):
+            if plan.exact_ok[0] and is_exact(calls[0].arguments, ga, plan.typed[0]):
                 return Work(
                     record, pred, _ONE_PAIR, [ArgVerdict(0, k, R_EXACT, False, v, v) for k, v in ga.items()]
                 )
@@ -318,7 +319,7 @@ class RulesJudge:
             if exact_ok[gi]:
                 gname, ga, check = g.name, g.arguments, typed[gi]
                 for pj in free:
-                    if names[pj] == gname and _is_exact(calls[pj].arguments, ga, check):
+                    if names[pj] == gname and is_exact(calls[pj].arguments, ga, check):
                         free.remove(pj)
                         verdicts = [ArgVerdict(gi, k, R_EXACT, False, v, v) for k, v in ga.items()]
                         if rest:
@@ -370,136 +371,13 @@ class RulesJudge:
                 c = table[gi, pj] = self._pair(plan, gi, calls[pj])
             return c
 
-        pairs = _perfect_pairing(left_g, left_p, cell)
+        pairs = perfect_pairing(left_g, left_p, cell)
         if pairs is None:  # no perfect fit: search the pairing with most agreeing arguments
             for gi in left_g:
                 for pj in left_p:
                     cell(gi, pj)
-            pairs = _best_pairing(left_g, left_p, table)
+            pairs = best_pairing(left_g, left_p, table)
         return [(gi, pj, *cell(gi, pj)) for gi, pj in pairs]
-
-
-def _perfect_pairing(gis: list[int], pjs: list[int], cell: Any) -> list[tuple[int, int]] | None:
-    """Greedy: every gold call takes the first unused prediction whose arguments all agree. When it
-    pairs every gold call (and no more predictions exist than golds need), it is an optimal pairing."""
-    if len(gis) == 1 and len(pjs) == 1:
-        return [(gis[0], pjs[0])]
-    if len(pjs) < len(gis):
-        return None
-    left = list(pjs)
-    out = []
-    for gi in gis:
-        hit = next((pj for pj in left if all(v.reason in ACCEPTING for v in cell(gi, pj)[0])), None)
-        if hit is None:
-            return None
-        left.remove(hit)
-        out.append((gi, hit))
-    return out
-
-
-def _nonempty(args: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in args.items() if not is_empty(v)}
-
-
-def _has_number(v: Any) -> bool:
-    """Whether a JSON value holds a number or a boolean anywhere (where == takes True for 1)."""
-    t = type(v)
-    if t is str or v is None:
-        return False
-    if t is list:
-        return any(_has_number(x) for x in v)
-    if t is dict:
-        return any(_has_number(x) for x in v.values())
-    return True
-
-
-def _exact_types(ga: dict[str, Any]) -> Callable[[dict[str, Any]], bool] | None:
-    """For predicted arguments already == the gold's ``ga``: whether they are also same() — where ==
-    takes True for 1. None when nothing can differ (no number or boolean in the gold: a string, or a
-    list or object of strings, equals only its like). Scalars are checked by their types in one
-    C-level step first (int and float may still be equal numbers: same() decides then)."""
-    scalars = [k for k, v in ga.items() if type(v) in (int, float, bool)]
-    nested = [k for k, v in ga.items() if type(v) in (list, dict) and _has_number(v)]
-    if not scalars and not nested:
-        return None
-    keys = (*scalars, *nested)
-
-    def slow(pa: dict[str, Any]) -> bool:
-        return all(same(pa[k], ga[k]) for k in keys)
-
-    if nested:
-        return slow
-    if len(scalars) == 1:
-        k, t = scalars[0], type(ga[scalars[0]])
-        return lambda pa: type(pa[k]) is t or slow(pa)
-    get, types = itemgetter(*scalars), tuple(type(ga[k]) for k in scalars)
-    return lambda pa: tuple(map(type, get(pa))) == types or slow(pa)
-
-
-def _is_exact(pa: dict[str, Any], ga: dict[str, Any], typed: Callable[[dict[str, Any]], bool] | None) -> bool:
-    """The predicted arguments are exactly the gold's (empty predicted values ignored; True != 1).
-    ``typed``: the gold call's check of the values == cannot tell apart (``_exact_types``)."""
-    if pa != ga:
-        if len(pa) <= len(ga):
-            return False
-        pa = _nonempty(pa)
-        if pa != ga:
-            return False
-    return typed is None or typed(pa)
-
-
-def _score(verdicts: list[ArgVerdict]) -> int:
-    ok = sum(1 for v in verdicts if v.reason in ACCEPTING)
-    return ok * 2 + (1 if ok == len(verdicts) else 0)
-
-
-def _best_pairing(
-    gis: list[int],
-    pjs: list[int],
-    table: dict[tuple[int, int], tuple[list[ArgVerdict], dict[int, list[Any]]]],
-) -> list[tuple[int, int]]:
-    """One-to-one pairing of gold and predicted calls of one tool maximizing agreeing arguments."""
-    if not gis or not pjs:
-        return []
-    if len(gis) == 1 and len(pjs) == 1:
-        return [(gis[0], pjs[0])]
-    if len(pjs) > 16:  # beyond exact search: greedy by score
-        scored = sorted(((_score(table[g, p][0]), g, p) for g in gis for p in pjs), reverse=True)
-        used_g: set[int] = set()
-        used_p: set[int] = set()
-        out = []
-        for _, g, p in scored:
-            if g not in used_g and p not in used_p:
-                used_g.add(g)
-                used_p.add(p)
-                out.append((g, p))
-        return sorted(out)
-    # exact: DP over subsets of predicted calls; each gold call takes one unused prediction (or none).
-    n = len(pjs)
-    score = [[_score(table[g, p][0]) + 1000 for p in pjs] for g in gis]  # matching always beats not
-    best: dict[int, int] = {0: 0}
-    back: list[dict[int, tuple[int, int]]] = []  # per gold: new mask -> (old mask, k or -1)
-    for row in score:
-        nxt: dict[int, int] = {}
-        ptr: dict[int, tuple[int, int]] = {}
-        for mask, s in best.items():
-            if nxt.get(mask, -1) < s:
-                nxt[mask], ptr[mask] = s, (mask, -1)
-            for k in range(n):
-                if not mask >> k & 1:
-                    m2, s2 = mask | 1 << k, s + row[k]
-                    if nxt.get(m2, -1) < s2:
-                        nxt[m2], ptr[m2] = s2, (mask, k)
-        best = nxt
-        back.append(ptr)
-    mask = max(best, key=lambda m: (best[m], -m))
-    out = []
-    for gi_pos in range(len(gis) - 1, -1, -1):
-        prev, k = back[gi_pos][mask]
-        if k >= 0:
-            out.append((gis[gi_pos], pjs[k]))
-        mask = prev
-    return sorted(out)
 
 
 _ASK = re.compile(
