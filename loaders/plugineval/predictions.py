@@ -89,7 +89,7 @@ def _parse_calls(obj: dict[str, Any]) -> tuple[list[Call], str | None]:
             if why is not None:
                 invalid = invalid or why
                 continue
-            calls.append(_call(fn["name"], args or {}))
+            calls.append(trusted_call(fn["name"], args or {}))
         return calls, invalid
     items = obj.get("calls", [])
     if items is None:
@@ -108,7 +108,7 @@ def _parse_calls(obj: dict[str, Any]) -> tuple[list[Call], str | None]:
         if why is not None:
             invalid = invalid or why
             continue
-        calls.append(_call(c["name"], args or {}))
+        calls.append(trusted_call(c["name"], args or {}))
     return calls, invalid
 
 
@@ -141,9 +141,6 @@ def parse_line(obj: Any) -> Prediction:
         Prediction,
         {"id": rid, "calls": calls, "invalid": invalid is not None, "invalid_reason": invalid, **extra},
     )
-
-
-_call = trusted_call
 
 
 def parse_predictions(

@@ -91,6 +91,17 @@ _set_extra = _slot_setter("__pydantic_extra__")
 _set_private = _slot_setter("__pydantic_private__")
 
 
+def assemble(cls: type[StrictModelT], fields: dict[str, Any], fields_set: set[str]) -> StrictModelT:
+    """An instance of ``cls`` holding ``fields`` as they are (every field, in declaration order): the
+    last step of :func:`trusted`, for hot-path constructors that build the field dict themselves."""
+    m = _new(cls)
+    _set_attr(m, "__dict__", fields)
+    _set_fields(m, fields_set)
+    _set_extra(m, None)
+    _set_private(m, None)
+    return m
+
+
 def trusted(cls: type[StrictModelT], values: dict[str, Any]) -> StrictModelT:
     """``cls.model_construct(**values)`` for data already checked by the caller, without pydantic's
     per-field alias and default walk (a prediction line or a mapped BFCL call is built this way on the
@@ -109,9 +120,4 @@ def trusted(cls: type[StrictModelT], values: dict[str, Any]) -> StrictModelT:
     for name, factory in factories:
         if name not in values:
             d[name] = factory()
-    m = _new(cls)
-    _set_attr(m, "__dict__", d)
-    _set_fields(m, set(values))
-    _set_extra(m, None)
-    _set_private(m, None)
-    return m
+    return assemble(cls, d, set(values))

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from ._base import StrictModel, _new, _set_attr, _set_extra, _set_fields, _set_private, trusted
+from ._base import StrictModel, assemble, trusted
 from .record import Call
 
 
@@ -37,9 +37,4 @@ def trusted_prediction(pred_id: str, calls: list[Call]) -> Prediction:
     d = _EMPTY.copy()
     d["id"] = pred_id
     d["calls"] = calls
-    m = _new(Prediction)  # bare(), inlined: one call per mapped prediction
-    _set_attr(m, "__dict__", d)
-    _set_fields(m, {"id", "calls"})
-    _set_extra(m, None)
-    _set_private(m, None)
-    return m
+    return assemble(Prediction, d, {"id", "calls"})

@@ -8,16 +8,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from ._base import (
-    SchemaError,
-    StrictModel,
-    _new,
-    _set_attr,
-    _set_extra,
-    _set_fields,
-    _set_private,
-    validate_or_raise,
-)
+from ._base import SchemaError, StrictModel, assemble, validate_or_raise
 from .catalog import ArgAnnotation
 
 Kind = Literal["positive", "neg_A", "neg_B", "neg_C", "underspecified"]
@@ -57,12 +48,7 @@ class Call(StrictModel):
 def trusted_call(name: str, arguments: dict[str, Any]) -> Call:
     """``Call(name=name, arguments=arguments)`` without validation, for a caller that checked both
     (a str name, a dict of arguments): the hot path of reading predictions and mapping BFCL calls."""
-    m = _new(Call)  # bare(), inlined: one call per mapped prediction call
-    _set_attr(m, "__dict__", {"name": name, "arguments": arguments})
-    _set_fields(m, {"name", "arguments"})
-    _set_extra(m, None)
-    _set_private(m, None)
-    return m
+    return assemble(Call, {"name": name, "arguments": arguments}, {"name", "arguments"})
 
 
 class GoldAlternative(StrictModel):
