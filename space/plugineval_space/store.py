@@ -155,16 +155,32 @@ class SqliteBoard(Board):
         if not self._ready:
             with self._init_lock:
                 if not self._ready:
-                    self.path.parent.mkdir(parents=True, exist_ok=True)
-                    con = sqlite3.connect(self.path, timeout=30)
-                    con.execute("PRAGMA journal_mode=WAL")
-                    con.execute(_SCHEMA)
-                    con.commit()
-                    con.close()
+                    self._create()
                     self._ready = True
         con = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         con.execute("PRAGMA busy_timeout=30000")
         return con
+
+    def _create(self) -> None:
+        """The file in WAL mode with its table. Other boards (threads, processes) may be creating or
+        writing the same file: switching to WAL needs the file to itself, and SQLite answers
+        "database is locked" at once instead of waiting for the busy timeout, so that is retried
+        (for up to 30 s) until this or another board has switched it."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        con = sqlite3.connect(self.path, timeout=30)
+        try:
+            deadline = time.monotonic() + 30
+            while con.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                try:
+                    con.execute("PRAGMA journal_mode=WAL")
+                except sqlite3.OperationalError as err:
+                    if "locked" not in str(err) or time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.02)
+            con.execute(_SCHEMA)
+            con.commit()
+        finally:
+            con.close()
 
     def add(self, entry: Entry) -> bool:
         con = self._connect()
