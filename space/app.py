@@ -102,7 +102,7 @@ def build_demo(service: Service | None = None) -> gr.Blocks:
                     "Upload predictions for the **test** split: JSONL, one line per record id, "
                     '`{"id": ..., "calls": [{"name": ..., "arguments": {...}}]}` (OpenAI `tool_calls` '
                     "accepted). A record without a line scores as invalid_output. "
-                    f"Limit: {livejudge.max_upload_bytes() / 2**20:.0f} MiB."
+                    f"Limit: {livejudge.human_size(livejudge.max_upload_bytes())}."
                 )
                 upload = gr.File(
                     label="predictions.jsonl", file_types=[".jsonl", ".json", ".txt"], elem_id="upload"

@@ -23,6 +23,15 @@ def max_upload_bytes() -> int:
     return int(float(os.environ.get("PLUGINEVAL_SPACE_MAX_UPLOAD_MB", "32")) * 2**20)
 
 
+def human_size(n: float) -> str:
+    """A byte count as people read it: 32 MiB, 1.5 MiB, 51 KiB, 900 B (a limit under 1 MiB is not 0)."""
+    for unit, scale in (("MiB", 2**20), ("KiB", 2**10)):
+        if n >= scale:
+            v = n / scale
+            return f"{v:.0f} {unit}" if v >= 10 or v == int(v) else f"{v:.1f} {unit}"
+    return f"{n:.0f} B"
+
+
 class UploadError(ValueError):
     """The upload cannot be scored; the message says why (line-numbered for file problems)."""
 
@@ -44,7 +53,7 @@ def read_upload(path: str | Path | None, limit: int | None = None) -> bytes:
     size = p.stat().st_size
     if size > limit:
         raise UploadError(
-            f"The upload is {size / 2**20:.1f} MiB; the limit is {limit / 2**20:.0f} MiB. "
+            f"The upload is {human_size(size)}; the limit is {human_size(limit)}. "
             "Score large files locally with `plugineval evaluate` instead."
         )
     data = p.read_bytes()

@@ -218,6 +218,6 @@ class Service:
             + (f" @ `{d['revision']}`" if d["revision"] else "")
             + " · refreshed every "
             f"{d['ttl_seconds']:.0f} s · leaderboard: {self.board.description} · judge mode for uploads: "
-            f"`{self.judge_mode}` · upload limit {livejudge.max_upload_bytes() / 2**20:.0f} MiB"
+            f"`{self.judge_mode}` · upload limit {livejudge.human_size(livejudge.max_upload_bytes())}"
             + (f"\n\n⚠️ {d['last_error']}" if d["last_error"] else "")
         )
