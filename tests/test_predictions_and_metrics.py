@@ -151,8 +151,17 @@ def test_bad_lines_are_named(line: str, message: str) -> None:
 def test_size_limit(tmp_path: Path) -> None:
     f = tmp_path / "p.jsonl"
     f.write_text('{"id": "a", "calls": []}\n' * 100, encoding="utf-8")
-    with pytest.raises(PredictionFileError, match="the limit is"):
+    with pytest.raises(PredictionFileError, match=r"file is 2\.4 KiB; the limit is 1000 B"):
         read_predictions(f, max_bytes=1000)
+    from plugineval.predictions import human_size
+
+    assert [human_size(n) for n in (64 * 2**20, 1.5 * 2**20, 0.05 * 2**20, 2**10, 900)] == [
+        "64 MiB",
+        "1.5 MiB",
+        "51 KiB",
+        "1 KiB",
+        "900 B",
+    ]
 
 
 def test_evaluate_joins_by_id_and_missing_lines_are_invalid() -> None:

@@ -184,6 +184,15 @@ def parse_predictions(
     return out
 
 
+def human_size(n: float) -> str:
+    """A byte count as people read it: 32 MiB, 1.5 MiB, 51 KiB, 900 B (a limit under 1 MiB is not 0)."""
+    for unit, scale in (("MiB", 2**20), ("KiB", 2**10)):
+        if n >= scale:
+            v = n / scale
+            return f"{v:.0f} {unit}" if v >= 10 or v == int(v) else f"{v:.1f} {unit}"
+    return f"{n:.0f} B"
+
+
 def read_predictions(
     path: str | Path, known_ids: set[str] | None = None, max_bytes: int = MAX_BYTES
 ) -> dict[str, Prediction]:
@@ -193,7 +202,7 @@ def read_predictions(
     size = p.stat().st_size
     if size > max_bytes:
         raise PredictionFileError(
-            str(p), [(0, f"file is {size / 2**20:.1f} MiB; the limit is {max_bytes / 2**20:.0f} MiB")]
+            str(p), [(0, f"file is {human_size(size)}; the limit is {human_size(max_bytes)}")]
         )
     try:
         text = p.read_text(encoding="utf-8")

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from plugineval.predictions import human_size
 from plugineval.schema import Prediction, Record
 
 from .seed import entry_from_report
@@ -21,15 +22,6 @@ MAX_NAME = 100
 
 def max_upload_bytes() -> int:
     return int(float(os.environ.get("PLUGINEVAL_SPACE_MAX_UPLOAD_MB", "32")) * 2**20)
-
-
-def human_size(n: float) -> str:
-    """A byte count as people read it: 32 MiB, 1.5 MiB, 51 KiB, 900 B (a limit under 1 MiB is not 0)."""
-    for unit, scale in (("MiB", 2**20), ("KiB", 2**10)):
-        if n >= scale:
-            v = n / scale
-            return f"{v:.0f} {unit}" if v >= 10 or v == int(v) else f"{v:.1f} {unit}"
-    return f"{n:.0f} B"
 
 
 class UploadError(ValueError):
