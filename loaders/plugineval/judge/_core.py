@@ -153,9 +153,12 @@ class RulesJudge:
 
     def tool_info(self, record: Record, name: str) -> ToolInfo | None:
         """Compiled specs of one offered tool; memoized in the record's plan."""
-        memo = self._plan(record).tools
+        return self._tool_of(self._plan(record), name)
+
+    def _tool_of(self, plan: _RecordPlan, name: str) -> ToolInfo | None:
+        memo = plan.tools
         if name not in memo:
-            memo[name] = self._lookup(record, name)
+            memo[name] = self._lookup(plan.record, name)
         return memo[name]
 
     def _lookup(self, record: Record, name: str) -> ToolInfo | None:
@@ -279,10 +282,7 @@ class RulesJudge:
         plan = self._plans[key] = _RecordPlan(
             record, ref, ref.tzinfo, record.alternatives(), exact_ok, numeric, typed
         )
-        for g in record.gold_calls:
-            if g.name not in plan.tools:
-                plan.tools[g.name] = self._lookup(record, g.name)
-        plan.infos = tuple(plan.tools[g.name] for g in record.gold_calls)
+        plan.infos = tuple(self._tool_of(plan, g.name) for g in record.gold_calls)
         return plan
 
     def judge(self, record: Record, pred: Prediction | None) -> Work:
