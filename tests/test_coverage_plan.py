@@ -170,3 +170,17 @@ def test_a_rarely_easy_scenario_gets_more_tries_before_its_easy_unit_is_spent() 
     assert Builder._dry_limit(me, st, (*a, "easy")) == 24  # 2 of 16: about 8 tries per easy example
     assert Builder._dry_limit(me, st, (*a, "medium")) == 5
     assert Builder._dry_limit(me, st, (*t, "easy")) == 3  # positives: three failures in a row
+
+
+def test_negative_mix_keeps_the_kind_count_when_every_scenario_has_one() -> None:
+    # 12 scenarios of one example each (a small split): the easy-leaning ones take the easy cell,
+    # a scenario left with none takes one from a scenario holding two, never one more than the kind's count
+    counts = {("p", f"s{i:02d}"): 1 for i in range(12)}
+    kinds = dict.fromkeys(counts, "underspecified")
+    supply = {
+        s: ({"easy": 16, "medium": 0, "hard": 0} if i < 4 else {"easy": 0, "medium": 2, "hard": 14})
+        for i, s in enumerate(counts)
+    }
+    mix = fit_negative_mix(counts, kinds, supply, SHARES)
+    assert sum(sum(m.values()) for m in mix.values()) == 12
+    assert all(sum(m.values()) >= 1 for m in mix.values())

@@ -219,11 +219,13 @@ def fit_negative_mix(
         for s in members:  # every scenario stays represented
             if sum(out[s].values()) == 0:
                 best = max(diffs, key=lambda d: (rate[s][d], d))
-                donor = max(members, key=lambda o: (out[o][best] > 0, sum(out[o].values()), o))
-                if sum(out[donor].values()) > 1:  # from the same difficulty when it can
-                    out[donor][
-                        max(diffs, key=lambda d: (d == best and out[donor][d] > 0, out[donor][d]))
-                    ] -= 1
+                donors = [o for o in members if sum(out[o].values()) > 1]
+                if not donors:  # the kind's count is the budget: nobody can spare one
+                    continue
+                donor = max(donors, key=lambda o: (out[o][best] > 0, sum(out[o].values()), o))
+                out[donor][  # from the same difficulty when it can
+                    max(diffs, key=lambda d: (d == best and out[donor][d] > 0, out[donor][d]))
+                ] -= 1
                 out[s][best] += 1
     return out
 
