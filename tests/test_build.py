@@ -116,6 +116,8 @@ def test_every_record_is_sound(release: Path) -> None:
             assert ev["code"] in ev["observed"]
         if r.kind == "neg_B":
             assert ev["execution"] and all(x == "ok" for x in ev["execution"])
+            needed = set(CAT.plugin_of_tool(ev["calls"][0]["name"]).tool_names)
+            assert needed <= offered or not needed & offered, r.id  # offered whole, or not at all
         if r.kind == "underspecified":
             assert ev["missing"] == r.verification["missing"]
         if r.kind != "positive":
@@ -208,3 +210,38 @@ def test_bad_config_names_the_field(tmp_path: Path) -> None:
         text=True,
     )
     assert res.returncode == 2 and "stage1.tau" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_neg_b_offers_the_needed_plugin_in_about_half_and_otherwise_not_at_all() -> None:
+    from types import SimpleNamespace
+
+    from plugineval.builder.pccf.candidate import offered_for
+
+    ctx = SimpleNamespace(cfg=BuildConfig.load(None), catalog=CAT)
+    offered = []
+    for p in CAT.plugins:
+        for s in p.scenarios:
+            if s.kind != "neg_B" or not s.needed_plugin:
+                continue
+            needed = set(CAT.plugin(s.needed_plugin).tool_names)
+            for i in range(20):
+                tools = set(offered_for(ctx, f"test|{p.id}|{s.id}|{i}", p, s))  # type: ignore[arg-type]
+                assert set(p.tool_names) <= tools
+                # all of the needed plugin's tools, or none (a distractor must not offer it by chance)
+                assert needed <= tools or not needed & tools, (p.id, s.id, i)
+                offered.append(needed <= tools)
+    assert len(offered) > 500 and 0.4 < sum(offered) / len(offered) < 0.6
+
+
+def test_report_gives_the_share_of_neg_b_offering_the_needed_plugin(release: Path) -> None:
+    report = json.loads((release / "build_report.json").read_text(encoding="utf-8"))
+    for split, info in report["splits"].items():
+        negb = [r for r in _records(release) if r.kind == "neg_B" and r.split == split]
+        offered = [
+            set(CAT.plugin_of_tool(r.verification["evidence"]["calls"][0]["name"]).tool_names)
+            <= {t["function"]["name"] for t in r.tools}
+            for r in negb
+        ]
+        assert info["neg_b_needed_offered_share"] == (
+            round(sum(offered) / len(offered), 4) if offered else None
+        )

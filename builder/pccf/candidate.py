@@ -195,15 +195,22 @@ def offered_for(ctx: Context, key: str, plugin: Any, scenario: Any) -> list[str]
     distractors, and for about half of the neg_B records the plugin really needed."""
     cfg = ctx.cfg
     offered_rng = rng_for(cfg.seed, key, "tools")
-    must = []
-    if (
-        scenario.kind == "neg_B"
-        and scenario.needed_plugin
-        and offered_rng.random() < cfg.records.neg_b_offer_needed
-    ):
-        must = ctx.catalog.plugin(scenario.needed_plugin).tool_names
+    must: list[str] = []
+    avoid: list[str] = []
+    if scenario.kind == "neg_B" and scenario.needed_plugin:
+        needed = ctx.catalog.plugin(scenario.needed_plugin).tool_names
+        if offered_rng.random() < cfg.records.neg_b_offer_needed:
+            must = needed
+        else:  # not offered means not among the distractors either
+            avoid = needed
     return offered_tools(
-        ctx.catalog, plugin, offered_rng, cfg.records.distractors_min, cfg.records.distractors_max, must
+        ctx.catalog,
+        plugin,
+        offered_rng,
+        cfg.records.distractors_min,
+        cfg.records.distractors_max,
+        must,
+        avoid,
     )
 
 

@@ -53,14 +53,30 @@ def reference_time(rng: random.Random, start: str, end: str) -> datetime:
 
 
 def offered_tools(
-    catalog: Catalog, plugin: Plugin, rng: random.Random, lo: int, hi: int, must: list[str] | None = None
+    catalog: Catalog,
+    plugin: Plugin,
+    rng: random.Random,
+    lo: int,
+    hi: int,
+    must: list[str] | None = None,
+    avoid: list[str] | None = None,
 ) -> list[str]:
-    """The target plugin's tools, ``must`` tools, and lo..hi distractors (half from the same domain)."""
+    """The target plugin's tools, ``must`` tools, and lo..hi distractors (half from the same domain),
+    never one of ``avoid``."""
     names = list(plugin.tool_names) + [m for m in must or [] if m not in plugin.tool_names]
     domain = catalog.domain_of_plugin(plugin.id)
-    same = sorted(t.name for p in catalog.domain(domain).plugins if p.id != plugin.id for t in p.tools)
+    skip = set(avoid or ())
+    same = sorted(
+        t.name
+        for p in catalog.domain(domain).plugins
+        if p.id != plugin.id
+        for t in p.tools
+        if t.name not in skip
+    )
     other = sorted(
-        t.name for t in catalog.tools if catalog.domain_of_plugin(catalog.plugin_of_tool(t.name).id) != domain
+        t.name
+        for t in catalog.tools
+        if catalog.domain_of_plugin(catalog.plugin_of_tool(t.name).id) != domain and t.name not in skip
     )
     n = rng.randint(lo, hi)
     k_same = min(len(same), (n + 1) // 2)

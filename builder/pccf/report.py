@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from plugineval.baselines.router import ReferenceRouter
+from plugineval.catalog import Catalog
 from plugineval.schema import Record
 
 from .build import BuildStats, SplitState
@@ -141,6 +142,7 @@ def build_report(
             "multi_call_share": round(sum(len(r.gold_calls) > 1 for r in pos) / len(pos), 4) if pos else None,
             "plugins": len({r.target_plugin for r in recs}),
             "plugin_negative_kinds": len({(r.target_plugin, r.kind) for r in recs if r.kind != "positive"}),
+            "neg_b_needed_offered_share": _needed_offered_share(recs, router.catalog),
             "coverage": [
                 {"unit": "/".join(u), "budget": b, "verified": st.coverage.counts.get(u, 0)}
                 for u, b in sorted(st.coverage.budgets.items())
@@ -174,6 +176,19 @@ def build_report(
             ),
         }
     return out
+
+
+def _needed_offered_share(recs: list[Record], catalog: Catalog) -> float | None:
+    """Share of neg_B records whose offered tools include the plugin the query really needs."""
+    hits = []
+    for r in recs:
+        if r.kind != "neg_B" or r.target_plugin is None:
+            continue
+        scen = next(s for s in catalog.plugin(r.target_plugin).scenarios if s.id == r.primary_scenario)
+        offered = {t["function"]["name"] for t in r.tools}
+        needed = scen.needed_plugin
+        hits.append(needed is not None and set(catalog.plugin(needed).tool_names) <= offered)
+    return round(sum(hits) / len(hits), 4) if hits else None
 
 
 def _pilot_summary(st: SplitState, catalog: Any) -> dict[str, Any]:
