@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from plugineval.baselines.slotfill import SlotFiller
-from plugineval.baselines.textscan import find_places, find_times, numbers_outside
+from plugineval.baselines.textscan import find_places, find_times, numbers_outside, split_context
 from plugineval.catalog import Catalog
 from plugineval.normalize import canonical_place, normalize_text
 from plugineval.schema import Call, Plugin
@@ -98,6 +98,22 @@ def _converted(query: str, v: float, desc: str, nums: list[Any]) -> bool:
     return False
 
 
+def _from_context(query: str, values: list[Any], reference_time: str) -> bool:
+    """Do these values come from the context a request refers to, not from the request itself?"""
+    context, request = split_context(query)
+    if not context:
+        return False
+    times = find_times(request, reference_time)
+    places = {p.name for p in find_places(request)}
+    for v in values:
+        if not isinstance(v, str) or v in request or (canonical_place(v) or v) in places:
+            continue
+        if any(v in _mention_strings(t) for t in times):
+            continue
+        return True
+    return False
+
+
 def _leaves(v: Any) -> Iterator[Any]:
     """The scalar values inside an argument structure (dict values, list items), depth first."""
     if isinstance(v, dict):
@@ -126,7 +142,9 @@ class ArgumentEvaluator:
 
     def mentions_used(self, query: str, reference_time: str, calls: list[Call]) -> tuple[int, int]:
         """(used, total) time and place mentions of the query: a proposal that ignores part of the
-        request (one trip of a round trip) leaves mentions unused."""
+        request (one trip of a round trip) leaves mentions unused. The context a request comes with
+        ("EK: …\nquery: …") is no request: its mentions are not counted."""
+        query = split_context(query)[1]
         times = find_times(query, reference_time)
         places = find_places(query)
         values: set[str] = set()
@@ -200,6 +218,8 @@ class ArgumentEvaluator:
                 hows.append(h)
             how = None if any(h is None for h in hows) else ",".join(sorted({h for h in hows if h}))
             out[arg] = how
+            if how and how != "default" and _from_context(query, values, reference_time):
+                steps.add("implicit_entity")  # "小李微信里提到的地点": the value is in the context only
         return out, steps
 
     def assess(

@@ -13,9 +13,16 @@ from typing import Any
 
 from ..normalize import normalize_text, parse_number
 from ..normalize.timeexpr import TimeValue
-from .textscan import TimeMention, find_places, find_times, numbers_outside
+from .textscan import (
+    TimeMention,
+    find_places,
+    find_structure,
+    find_times,
+    numbers_outside,
+    resolve_references,
+)
 
-_PLACE_WORDS = ("城市", "地点", "出发地", "目的地", "地址", "起点", "终点", "所在地", "位置")
+_PLACE_WORDS = ("城市", "地点", "出发地", "目的地", "地址", "起点", "终点", "所在地", "位置", "站名")
 _ORIGIN = re.compile(r"(from|origin|start|depart)", re.I)
 _DEST = re.compile(r"(to_|dest|end|arriv|target)", re.I)
 _PERSON_WORDS = ("姓名", "名字", "乘车人", "乘客", "联系人", "入住人", "就诊人", "收件人", "预订人", "用户名")
@@ -34,6 +41,7 @@ _AFTER_FROM = re.compile(r"^(出发|发车|始发|走|动身)")
 _MEASURES = set(
     "张个位人晚间天次份件台辆元块斤克米里时分岁月年折层号瓶盒包袋杯碗道本首部集场座站楼室间单笔期"
 )
+_KILO = ("公里", "千米")
 _CONJ = re.compile(r"[和跟、与及]|以及|还有|分别")
 
 
@@ -66,11 +74,25 @@ def _is_place(name: str, sch: dict[str, Any]) -> bool:
     )
 
 
+_BARE_STATION = re.compile(r"^[东南西北]?站$|^(?:火车|高铁)站$")
+
+
+def _city_only(name: str, sch: dict[str, Any]) -> bool:
+    """An argument that takes a city, not any place."""
+    return "city" in name or bool(
+        re.match(r"^(?:出发|到达|目的|所在|起终点所在)?城市", str(sch.get("description", "")))
+    )
+
+
 def _role(name: str, sch: dict[str, Any]) -> str:
     d = str(sch.get("description", ""))
-    if _ORIGIN.search(name) or "出发" in d or "起点" in d:
+    if _ORIGIN.search(name):  # the name first: "destination: 终点，格式同起点" is no origin
         return "origin"
-    if _DEST.search(name) or "到达" in d or "目的" in d or "终点" in d:
+    if _DEST.search(name):
+        return "dest"
+    if "出发" in d or "起点" in d:
+        return "origin"
+    if "到达" in d or "目的" in d or "终点" in d:
         return "dest"
     return "any"
 
@@ -91,11 +113,27 @@ def _time_parts(v: TimeValue) -> tuple[str | None, str | None, str | None]:
     return None, None, None
 
 
+_DECLINE_BEFORE = re.compile(r"(?:少|不|别|免|避免|不想|不用|不要)$")
+_DECLINE_AFTER = re.compile(r"^(?:少|最少|较少|尽量少|不)")
+
+
+def _declined(query: str, at: int, end: int) -> bool:
+    """A mention the query asks to avoid or minimize ("少走路", "步行最少的公交线路", "不开车")."""
+    return bool(_DECLINE_BEFORE.search(query[max(0, at - 2) : at]) or _DECLINE_AFTER.match(query[end:]))
+
+
 def _free_occurrence(query: str, surface: str, used: set[int]) -> int | None:
-    """Where ``surface`` occurs in the query without overlapping characters another argument took."""
+    """Where ``surface`` occurs in the query without overlapping characters another argument took;
+    a Latin surface only as a word of its own ("T" is not in "Tom", "K" not in "EK")."""
     at = query.find(surface)
+    latin = surface[:1].isascii() and surface[:1].isalpha()
     while at >= 0:
-        if not used.intersection(range(at, at + len(surface))):
+        end = at + len(surface)
+        ok = not latin or not (
+            (at > 0 and query[at - 1].isascii() and query[at - 1].isalpha())
+            or (end < len(query) and query[end].isascii() and query[end].isalpha())
+        )
+        if ok and not used.intersection(range(at, end)) and not _declined(query, at, end):
             return at
         at = query.find(surface, at + 1)
     return None
@@ -125,12 +163,15 @@ class SlotFiller:
             self.aliases[arg] = pairs
 
     def fill(self, query: str, reference_time: str, variant: int = 0) -> Fill:
+        # a request that comes with its context ("EK: …\nquery: …") is read alone, its explicit
+        # references to the context ("小李微信里提到的地点") replaced by what the context names
+        query, ref_steps = resolve_references(query, reference_time)
         times = find_times(query, reference_time)
         places = find_places(query)
         spans = [(t.start, t.end) for t in times]
         nums = numbers_outside(query, spans + [(p.start, p.end) for p in places])
         args: dict[str, Any] = {}
-        steps: set[str] = set()
+        steps: set[str] = set(ref_steps)
         self._fill_times(args, steps, times, variant)
         self._fill_places(args, steps, query, places, variant)
         used: set[int] = set()  # number spans already given to an argument
@@ -192,6 +233,10 @@ class SlotFiller:
         self, args: dict[str, Any], steps: set[str], query: str, places: list[Any], variant: int
     ) -> None:
         place_args = [(a, _role(a, s)) for a, s in self.props.items() if _is_place(a, s) and a not in args]
+        if not place_args:
+            return
+        places = self._fill_structure(args, query, places, place_args)
+        place_args = [(a, r) for a, r in place_args if a not in args]
         if not place_args or not places:
             return
         origin = [
@@ -213,6 +258,36 @@ class SlotFiller:
             args[a] = pick.name
             if pick.step:
                 steps.add(pick.step)
+
+    def _fill_structure(
+        self, args: dict[str, Any], query: str, places: list[Any], place_args: list[tuple[str, str]]
+    ) -> list[Any]:
+        """Origin, destination and centre read from the sentence's structure (从X到Y, X附近, X 1公里内)
+        for the arguments that take any place (not only a city): landmarks and stations the city
+        gazetteer does not know. A span that is just one gazetteer place is left to the gazetteer.
+        Returns the gazetteer places still free for the other arguments; a city a span starts with
+        ("成都武侯祠") goes to the tool's city argument and leaves the span."""
+        st = find_structure(query)
+        has_city = any(_city_only(a, self.props[a]) for a in self.props)
+        inside: list[Any] = []
+        for a, role in place_args:
+            if _city_only(a, self.props[a]):
+                continue
+            span = st.origin if role == "origin" else st.dest if role == "dest" else st.near
+            if span is None or any(p.text == span for p in places):
+                continue
+            at = query.find(span)
+            within = [p for p in places if at >= 0 and at <= p.start and p.end <= at + len(span)]
+            head = next((p for p in within if p.start == at), None)
+            rest = span[len(head.text) :] if head else ""
+            if head is not None and has_city and len(rest) >= 2 and not _BARE_STATION.match(rest):
+                span = rest
+            args[a] = span
+            inside += within
+        if not inside:
+            return places
+        free = [p for p in places if p not in inside]
+        return free or inside[:1]  # the city a landmark's own name gives
 
     def _fill_other(
         self,
@@ -289,6 +364,8 @@ class SlotFiller:
         lo, hi = sch.get("minimum"), sch.get("maximum")
         best: tuple[int, float, str, int] | None = None
         for v, a, b, step in nums:
+            kilo = query[b : b + 2] in _KILO and "单位为米" in desc  # 1公里 for an argument in metres
+            v = v * 1000 if kilo else v
             if a in used or (lo is not None and v < lo) or (hi is not None and v > hi):
                 continue
             if b - a >= 9 and query[a:b].isdigit():  # a phone number or an id, not a quantity
@@ -297,6 +374,7 @@ class SlotFiller:
             # a measure word right after the number that the argument's description also uses
             score = 2 if unit[:1] in _MEASURES and unit[:1] in desc else 0
             score += 1 if unit[:2] in desc and len(unit) == 2 else 0
+            score = 2 if kilo else score
             if best is None or score > best[0]:
                 best = (score, v, step, a)
         if best is None or (best[0] == 0 and arg not in self.required):
@@ -326,6 +404,7 @@ def parse_loose_number(s: str) -> float | None:
 def multi_fill(filler: SlotFiller, query: str, reference_time: str, variant: int = 0) -> list[Fill]:
     """One fill, or one per mentioned place when the query joins several ('北京和上海的天气')."""
     base = filler.fill(query, reference_time, variant)
+    query, _ = resolve_references(query, reference_time)
     places = find_places(query)
     place_args = [a for a, s in filler.props.items() if _is_place(a, s)]
     if base.abstained or len(place_args) != 1 or len(places) < 2 or not _CONJ.search(query):

@@ -141,3 +141,110 @@ def numbers_outside(text: str, spans: list[tuple[int, int]]) -> list[tuple[float
         step = None if re.fullmatch(r"[0-9.,]+", surface) else "numeral"
         out.append((v, a, b, step or ""))
     return out
+
+
+# --- context and structure ---------------------------------------------------------------------
+# A query may come with the text it refers to: "EK:<a message, a note>\nquery:<the request>"
+# (HammerBench's external-knowledge rows). The request is what asks; the context only answers an
+# explicit reference to it ("小李微信里提到的地点", "记事本里提到的那天").
+_CONTEXT = re.compile(
+    r"^\s*(?:EK|背景|上下文|context)\s*[:：](?P<ctx>.*?)\n\s*(?:query|问题|请求)\s*[:：]\s*(?P<req>.+)$",
+    re.S | re.I,
+)
+_MEDIUM = "短信|微信|消息|信息|记事本|邮件|备忘录|便签|笔记|聊天记录|日程|留言"
+_REFERENCE = re.compile(
+    r"(?:[A-Za-z]{1,12}|[小老阿][\u4e00-\u9fff])?(?:通过[A-Za-z\u4e00-\u9fff]{1,4}?)?(?:发给我的|给我发的|发来的)?"
+    rf"(?:{_MEDIUM})(?:里|中|上)?(?:提到|说|写|约)的(?P<what>地点|地方|位置|车站|城市|那天|日子|日期)"
+)
+# Where a context text names a place: 在X集合, 去X逛逛, 抵达X，, 从X到Y …
+_CTX_PLACE = re.compile(
+    r"(?:在|去|到|抵达|从|来)(?P<p>[\u4e00-\u9fffA-Za-z0-9]{2,10}?)"
+    r"(?=[，。,！!？?\s]|集合|等|见面|碰头|逛|玩|吃|度过|走走|旁边|附近|门口|[东南西北]?出口|的|了|到|吧)"
+)
+_CTX_NOT_PLACE = re.compile(r"^(?:市区|这里|那里|那边|这边|目的地|一起|酒店|家|公司)")
+
+
+def split_context(text: str) -> tuple[str, str]:
+    """(context, request): the context is "" when the text is a request alone."""
+    m = _CONTEXT.match(text)
+    return (m.group("ctx"), m.group("req").strip()) if m else ("", text)
+
+
+def _context_places(context: str) -> list[str]:
+    return [m.group("p") for m in _CTX_PLACE.finditer(context) if not _CTX_NOT_PLACE.match(m.group("p"))]
+
+
+def resolve_references(text: str, reference_time: str) -> tuple[str, set[str]]:
+    """The request with its explicit references to the context replaced by what the context names:
+    a place (the first one the request does not already name) or a day. Unresolvable references
+    stay as they are. Returns the text and the steps taken (``implicit_entity``)."""
+    context, request = split_context(text)
+    if not context:
+        return text, set()
+    steps: set[str] = set()
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group("what") in ("那天", "日子", "日期"):
+            for t in find_times(context, reference_time):
+                if t.value.kind in ("date", "datetime") and t.value.start is not None:
+                    d = str(t.value.start)[:10]
+                    steps.add("implicit_entity")
+                    return f"{int(d[:4])}年{int(d[5:7])}月{int(d[8:10])}日"
+            return m.group(0)
+        for p in _context_places(context):
+            if p not in request:
+                steps.add("implicit_entity")
+                return p
+        return m.group(0)
+
+    return _REFERENCE.sub(sub, request), steps
+
+
+# Spans a sentence gives its places by structure: 从X到Y, X到Y, 在X附近, X N公里(范围)内.
+_NAME_STOP = "，。,！!？?、；;：:\\s的了吗呢吧啊从到去往至在乘坐搭找查搜看帮给我你想要有和跟与及"
+_NAME = rf"[^{_NAME_STOP}0-9]{{2,12}}"
+_LEAD = re.compile(r"^(?:一下|下|一|忙|问|请问|请|麻烦|能|可以|出发)+")
+_NOT_NAME = re.compile(
+    r"开车|打车|骑车|步行|走路|过去|过来|大概|现在|这会|马上|出门|一下|多久|时间|路线|线路|公交|地铁"
+)
+_TAIL = re.compile(
+    r"(?:怎么|怎样|如何|要多久|多远|多少|有没有|有什么|有哪些|附近|周边|周围|出发|换乘|需要|路线|线路|吗).*$"
+)
+_FROM_TO = re.compile(
+    rf"(?:从|由)?(?P<a>{_NAME})(?:出发)?[，,]?(?:乘地铁|坐地铁|乘坐地铁|坐公交|乘公交|打车|开车|骑车|步行|走路)?"
+    rf"(?:到|去|至|前往|→|->)(?P<b>{_NAME})"
+)
+_NEAR = re.compile(
+    rf"(?P<a>{_NAME}?)(?:(?:附近|周边|周围|方圆)(?=[0-9零一二两三四五六七八九十百千]|有|的|[，,。？?]|$)"
+    rf"|(?=[0-9零一二两三四五六七八九十百千.]+(?:公里|千米|米)(?:范围)?(?:以内|之内|内)))"
+)
+
+
+@dataclass(frozen=True)
+class Structure:
+    origin: str | None = None
+    dest: str | None = None
+    near: str | None = None
+
+
+def _clean(name: str | None, head: bool) -> str | None:
+    if name is None:
+        return None
+    s = _LEAD.sub("", name) if head else name
+    s = _TAIL.sub("", s)
+    return s if len(s) >= 2 and not _NOT_NAME.search(s) else None
+
+
+def find_structure(text: str) -> Structure:
+    """The origin, destination and centre a sentence names by its structure, whatever the names are
+    (landmarks, stations, streets: no gazetteer needed)."""
+    origin = dest = near = None
+    m = _FROM_TO.search(text)
+    if m:
+        origin, dest = _clean(m.group("a"), True), _clean(m.group("b"), False)
+        if origin is None or dest is None:
+            origin = dest = None
+    n = _NEAR.search(text)
+    if n and n.group("a"):
+        near = _clean(n.group("a"), True)
+    return Structure(origin, dest, near)
