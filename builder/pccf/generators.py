@@ -15,10 +15,11 @@ from typing import Any, Protocol
 
 from plugineval.baselines.router import ReferenceRouter
 from plugineval.baselines.slotfill import SlotFiller, multi_fill
+from plugineval.baselines.textscan import resolve_references
 from plugineval.catalog import Catalog
 from plugineval.schema import Call, Plugin
 
-from .retriever import TemplateRetriever, fill_args
+from .retriever import ExemplarReader, TemplateRetriever, fill_args
 
 TEXT_ONLY = frozenset({"slot_parser", "template_retriever", "llm"})
 
@@ -96,9 +97,13 @@ class TemplateRetrieverGenerator:
 
     def __init__(self, retriever: TemplateRetriever) -> None:
         self.retriever = retriever
+        self.reader = ExemplarReader(retriever)
 
     async def propose(self, task: Task, round_: int) -> Proposal:
         hit = self.retriever.fill(task.plugin.id, task.query, task.ref, task.db, variant=round_)
+        if hit is None and round_ == 0:  # no exemplar aligns as a whole: read by the exemplars' slots
+            request, _ = resolve_references(task.query, task.reference_time)
+            hit = self.reader.read(task.plugin.id, request, task.ref, task.db)
         if hit is None:
             return Proposal(self.name, None, [], "no_request")
         cp, values = hit

@@ -229,3 +229,150 @@ def fill_args(template: Any, values: dict[str, Any]) -> Any:
     if isinstance(template, list):
         return [fill_args(v, values) for v in template]
     return template
+
+
+# --- the exemplar-guided reading (a query no exemplar aligns with as a whole) -------------------
+_SQL_VALUES = re.compile(
+    r"WITH t\((?P<cols>[^)]*)\) AS \(VALUES (?P<rows>.*)\) SELECT (?:DISTINCT )?(?P<col>\w+) FROM t"
+)
+_ROW = re.compile(r"\(((?:'[^']*',?)+)\)")
+_ANCHOR_LEN = 2  # literal characters on each side of a slot that the query should share
+
+
+def _sql_words(sql: str) -> set[str]:
+    """The values a VALUES-table slot can take (the column it selects), whatever its parameters."""
+    m = _SQL_VALUES.search(sql)
+    if m is None:
+        return set()
+    cols = [c.strip() for c in m.group("cols").split(",")]
+    if m.group("col") not in cols:
+        return set()
+    k = cols.index(m.group("col"))
+    out = set()
+    for row in _ROW.finditer(m.group("rows")):
+        vals = re.findall(r"'([^']*)'", row.group(1))
+        if len(vals) == len(cols):
+            out.add(vals[k])
+    return out
+
+
+def _tokens(p: Pattern) -> list[tuple[str, str]]:
+    """The pattern as (kind, text) tokens: ("lit", text) | ("slot", name); alternations keep their
+    first branch as literal context."""
+    out: list[tuple[str, str]] = []
+    pos = 0
+    for m in sorted([*ALT_RE.finditer(p.text), *SLOT_RE.finditer(p.text)], key=lambda m: m.start()):
+        if m.start() < pos:
+            continue
+        if m.start() > pos:
+            out.append(("lit", p.text[pos : m.start()]))
+        if m.re is ALT_RE:
+            out.append(("alt", m.group(1)))
+        else:
+            out.append(("slot", m.group("name")))
+        pos = m.end()
+    if pos < len(p.text):
+        out.append(("lit", p.text[pos:]))
+    return out
+
+
+class ExemplarReader:
+    """Reads a query that no exemplar aligns with as a whole: each exemplar's slots are looked for in
+    the query in the exemplar's order, by the slots' own vocabularies (the grammar's value lists,
+    the catalog's enum synonyms, city names, date and time forms); the exemplar whose slots all
+    occur, whose constant arguments the query states (a mode named by a synonym) and whose literal
+    anchors around the slots the query shares most is the reading. It never looks at the slot
+    filler's reading: a second, independent reader of the same text."""
+
+    def __init__(self, retriever: TemplateRetriever) -> None:
+        self.r = retriever
+
+    @functools.cache  # noqa: B019 - one reader per build
+    def _vocab(self, plugin: str, slot: str) -> re.Pattern[str] | None:
+        spec = self.r.grammars[plugin].slots.get(slot)
+        if spec is None:
+            return None
+        words: set[str] = set()
+        if spec.type == "sql" and spec.sql:
+            words = _sql_words(spec.sql)
+        if words:
+            return re.compile("|".join(sorted(map(re.escape, words), key=len, reverse=True)))
+        rx = _slot_rx(spec, self.r.catalog)
+        return None if rx == ".+?" else re.compile(rx)
+
+    def _stated(self, tool: str, arg: str, value: Any, query: str) -> bool:
+        """A constant argument of the exemplar's call that the query states (by a synonym)."""
+        t = self.r.catalog.tool(tool)
+        sch = t.properties.get(arg, {})
+        if "enum" not in sch:
+            return True
+        ann = t.annotations.get(arg)
+        surfaces = [a for a, c in (ann.aliases if ann else {}).items() if c == value] + [str(value)]
+        for s in surfaces:
+            for m in re.finditer(re.escape(s), query):
+                before, after = query[max(0, m.start() - 2) : m.start()], query[m.end() : m.end() + 2]
+                if not re.search(r"(少|不|别|免)$", before) and not re.match(r"(少|最少|不)", after):
+                    return True
+        return False
+
+    def read(
+        self, plugin: str, query: str, ref: datetime, db: sqlite3.Connection | None
+    ) -> tuple[CompiledPattern, dict[str, Any]] | None:
+        g = self.r.grammars.get(plugin)
+        if g is None:
+            return None
+        best: tuple[tuple[int, int, int], CompiledPattern, dict[str, Any]] | None = None
+        for cp in self.r.patterns(plugin):
+            if cp.kind != "trigger" or not cp.pattern.calls:
+                continue
+            got = self._align(plugin, cp, query, ref, db)
+            if got is None:
+                continue
+            values, anchors = got
+            calls_ok = all(
+                self._stated(c.tool, k, v, query)
+                for c in cp.pattern.calls
+                for k, v in c.args.items()
+                if not (isinstance(v, str) and SLOT_RE.search(v))
+            )
+            if not calls_ok:
+                continue
+            key = (len(values), anchors, -len(cp.pattern.calls))
+            if best is None or key > best[0]:
+                best = (key, cp, values)
+        return None if best is None else (best[1], best[2])
+
+    def _align(
+        self, plugin: str, cp: CompiledPattern, query: str, ref: datetime, db: sqlite3.Connection | None
+    ) -> tuple[dict[str, Any], int] | None:
+        g = self.r.grammars[plugin]
+        toks = _tokens(cp.pattern)
+        values: dict[str, Any] = {}
+        pos, anchors = 0, 0
+        prev: tuple[int, int] | None = None
+        for i, (kind, name) in enumerate(toks):
+            if kind != "slot":
+                continue
+            if name in values:
+                continue
+            rx = self._vocab(plugin, name)
+            if rx is None:
+                return None
+            spec = g.slots[name]
+            hit = next(
+                (m for m in rx.finditer(query, pos) if self.r.parse_slot(spec, m.group(0), ref, db)), None
+            )
+            if hit is None and prev is not None:  # a place whose name starts with the city: 广州塔
+                hit = next(
+                    (m for m in rx.finditer(query, prev[0]) if m.start() == prev[0] and m.end() > prev[1]),
+                    None,
+                )
+            if hit is None:
+                return None
+            values[name] = self.r.parse_slot(g.slots[name], hit.group(0), ref, db)
+            left = toks[i - 1][1][-_ANCHOR_LEN:] if i > 0 and toks[i - 1][0] == "lit" else ""
+            right = toks[i + 1][1][:_ANCHOR_LEN] if i + 1 < len(toks) and toks[i + 1][0] == "lit" else ""
+            anchors += bool(left) and query[: hit.start()].endswith(left)
+            anchors += bool(right) and query[hit.end() :].startswith(right)
+            pos, prev = hit.end(), (hit.start(), hit.end())
+        return (values, anchors) if values else None

@@ -69,6 +69,11 @@ LANDMARKS: dict[str, dict[str, tuple[float, float]]] = {
     },
 }
 # fmt: on
+# Well-known places a geocoder finds though no metro station is named after them (kept out of
+# LANDMARKS, which also names the generated metro stations).
+EXTRA_LANDMARKS: dict[str, dict[str, tuple[float, float]]] = {
+    "上海": {"东方明珠": (3.2, 0.6)},
+}
 
 _DIRECTIONS = {"东": (1.0, 0.0), "西": (-1.0, 0.0), "南": (0.0, -1.0), "北": (0.0, 1.0)}
 _CENTRE_WORDS = ("市中心", "市区", "市政府", "人民广场", "中心广场", "市中心广场")
@@ -110,9 +115,15 @@ def split_city(place: str) -> tuple[str | None, str]:
         if s[n : n + 1] == "市" and head in CITIES:
             return head, s
     for city, marks in LANDMARKS.items():
-        if s in marks:
+        extra = EXTRA_LANDMARKS.get(city, {})
+        if s in marks or s in extra or _airport_short(s) in marks:
             return city, s
     return None, s
+
+
+def _airport_short(name: str) -> str:
+    """ "浦东国际机场" is the landmark "浦东机场"."""
+    return name.replace("国际机场", "机场")
 
 
 def locate(city: str, place: str) -> Spot:
@@ -124,8 +135,8 @@ def locate(city: str, place: str) -> Spot:
     bare = bare.removeprefix("市").strip() or s
     if s == city or bare in _CENTRE_WORDS or s in _CENTRE_WORDS:
         return Spot(f"{city}市中心", lat0, lon0, "city_centre")
-    marks = LANDMARKS.get(city, {})
-    for key in (s, bare, f"{city}{bare}"):
+    marks = {**EXTRA_LANDMARKS.get(city, {}), **LANDMARKS.get(city, {})}
+    for key in (s, bare, f"{city}{bare}", _airport_short(bare)):
         if key in marks:
             e, n = marks[key]
             return Spot(key, *offset(lat0, lon0, e, n), "landmark")
