@@ -23,3 +23,52 @@ def test_one_unit_mention_does_not_fill_both_units() -> None:
 def test_units_fill_in_the_order_they_are_written() -> None:
     assert _fill("unit_convert", "把5英里换成公里") == {"value": 5.0, "from_unit": "mile", "to_unit": "km"}
     assert _fill("unit_convert", "请把58千克换算成斤") == {"value": 58.0, "from_unit": "kg", "to_unit": "jin"}
+
+
+# --- structure, context references, declined mentions: tests/cases/slotfill.jsonl ------------------
+def _cases() -> list[dict]:  # type: ignore[type-arg]
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parent / "cases" / "slotfill.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_slotfill_cases() -> None:
+    """Landmarks and stations by structure (从X到Y, X附近, X N公里内), a request's context read only
+    through an explicit reference to it, 高铁/动车/特快 by the catalog's synonyms, 少走路 is no mode."""
+    bad = []
+    for c in _cases():
+        got = _fill(c["tool"], c["query"])
+        if got != c["expected"]:
+            bad.append((c["query"], got, c["expected"]))
+    assert not bad, bad
+
+
+def test_context_is_read_only_through_a_reference() -> None:
+    from plugineval.baselines.textscan import find_structure, resolve_references, split_context
+
+    q = "EK:下午3点在虹桥火车站北出口集合，一起去市区逛逛。\nquery:记事本里提到的地点到浦东国际机场，我想找用时最短的公交线路。"
+    assert split_context(q)[0].startswith("下午3点")
+    text, steps = resolve_references(q, REF)
+    assert text == "虹桥火车站到浦东国际机场，我想找用时最短的公交线路。" and steps == {"implicit_entity"}
+    # the context's time is no departure time of the request
+    assert _fill("route_plan", q) == {
+        "origin": "虹桥火车站",
+        "destination": "浦东国际机场",
+        "mode": "transit",
+    }
+    # a place the request already names is not the referent
+    q2 = "EK:明天从兰州西到西安北的高铁。\nquery:从西安北到小李微信里提到的地点"
+    assert resolve_references(q2, REF)[0] == "从西安北到兰州西"
+    # no reference: the context stays unread; no context: the text is unchanged
+    assert resolve_references("EK:在广州塔等你。\nquery:北京明天天气", REF) == ("北京明天天气", set())
+    assert resolve_references("记事本里提到的地点到外滩", REF) == ("记事本里提到的地点到外滩", set())
+    assert find_structure("帮我搜一下成都春熙路周边500米内的超市").near == "成都春熙路"
+    assert find_structure("朋友在外滩等我，我现在在人民广场，开车过去大概要多久").origin is None
+
+
+def test_latin_enum_values_are_words() -> None:
+    # "T" in "Tom" and "K" in "EK" are no train types; "G" stands alone
+    assert "train_type" not in (_fill("train_search_tickets", "Tom想查明天北京到上海的火车") or {})
+    assert _fill("train_search_tickets", "明天北京到上海的G字头列车")["train_type"] == "G"  # type: ignore[index]

@@ -1,0 +1,76 @@
+"""The template retriever's second reading (ExemplarReader): a query no exemplar aligns with as a
+whole is read by the exemplars' own slot vocabularies, in the exemplar's order."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from plugineval.builder.pccf.retriever import ExemplarReader, TemplateRetriever, _sql_words, fill_args
+from plugineval.builder.synth.grammar import load_grammars
+from plugineval.catalog import load_catalog
+
+REF = datetime.fromisoformat("2026-03-18T09:30:00+08:00")
+R = TemplateRetriever(load_catalog(), load_grammars())
+READER = ExemplarReader(R)
+
+
+def _read(plugin: str, query: str) -> list[dict] | None:  # type: ignore[type-arg]
+    hit = READER.read(plugin, query, REF, None)
+    if hit is None:
+        return None
+    cp, values = hit
+    return [
+        {
+            "name": c.tool,
+            "arguments": {k: v for k, v in fill_args(c.args, values).items() if v not in (None, "")},
+        }
+        for c in cp.pattern.calls
+    ]
+
+
+def test_sql_words_take_the_selected_column() -> None:
+    sql = "WITH t(c,n) AS (VALUES ('北京','天安门'),('上海','外滩')) SELECT n FROM t WHERE c=:x"
+    assert _sql_words(sql) == {"天安门", "外滩"}
+
+
+def test_reads_queries_no_exemplar_aligns_with() -> None:
+    assert R.fill("poi_search", "在广州塔1公里范围内，找找有没有舒适的咖啡厅", REF, None) is None
+    assert _read("poi_search", "在广州塔1公里范围内，找找有没有舒适的咖啡厅") == [
+        {
+            "name": "poi_search_nearby",
+            "arguments": {"city": "广州", "near": "广州塔", "category": "cafe", "radius_m": 1000},
+        }
+    ]
+    assert _read("route_planner", "我想看看从人民广场到外滩，公交线路走路少一点的那条线") == [
+        {"name": "route_plan", "arguments": {"origin": "人民广场", "destination": "外滩", "mode": "transit"}}
+    ]
+
+
+def test_constant_arguments_must_be_stated() -> None:
+    # 步行最少 asks for the least walking: no exemplar of mode walking reads it
+    got = _read("route_planner", "从人民广场到外滩，步行最少的公交路线")
+    assert got is not None and got[0]["arguments"]["mode"] == "transit"
+    # nothing of an exemplar's slots in the text: no reading
+    assert _read("route_planner", "今天天气真好") is None
+
+
+def test_context_values_are_an_implicit_entity_step() -> None:
+    from plugineval.builder.pccf.evaluators import ArgumentEvaluator
+    from plugineval.schema import Call
+
+    ev = ArgumentEvaluator(load_catalog())
+    q = "EK:周六下午2点我在广州塔等你。\nquery:Tom短信里提到的地点附近1000米范围内有什么推荐的咖啡厅吗？"
+    call = Call(name="poi_search_nearby", arguments={"city": "广州", "near": "广州塔", "category": "cafe"})
+    grounded, steps = ev.ground(q, REF.isoformat(), call)
+    assert all(grounded.values()) and "implicit_entity" in steps
+    # the context's time and place are no unused request mentions
+    assert ev.mentions_used(q, REF.isoformat(), [call])[1] == 1  # 1000 (米)
+
+
+def test_store_geocodes_airports_and_extra_landmarks() -> None:
+    from plugineval.builder.tools.domains.navigation_data import locate, metro_network, split_city
+
+    assert split_city("浦东国际机场") == ("上海", "浦东国际机场")
+    assert split_city("东方明珠")[0] == "上海"
+    assert locate("上海", "浦东国际机场").name == "浦东机场"
+    assert "东方明珠" not in metro_network("上海").stations  # extra landmarks name no station
