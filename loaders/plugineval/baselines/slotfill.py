@@ -271,9 +271,13 @@ class SlotFiller:
         has_city = any(_city_only(a, self.props[a]) for a in self.props)
         inside: list[Any] = []
         for a, role in place_args:
-            if _city_only(a, self.props[a]):
+            sch = self.props[a]
+            desc = str(sch.get("description", ""))
+            if _city_only(a, sch) or "format" in sch or "keyword" in a or "时区" in desc:
                 continue
-            span = st.origin if role == "origin" else st.dest if role == "dest" else st.near
+            span = st.origin if role == "origin" else st.dest if role == "dest" else None
+            if span is None and "中心" in desc:  # 中心地点: the place a search is centred on
+                span = st.near
             if span is None or any(p.text == span for p in places):
                 continue
             at = query.find(span)

@@ -208,8 +208,9 @@ def resolve_references(text: str, reference_time: str) -> tuple[str, set[str]]:
 _NAME_STOP = "，。,！!？?、；;：:\\s的了吗呢吧啊从到去往至在乘坐搭找查搜看帮给我你想要有和跟与及"
 _NAME = rf"[^{_NAME_STOP}0-9]{{2,12}}"
 _LEAD = re.compile(r"^(?:一下|下|一|忙|问|请问|请|麻烦|能|可以|出发)+")
+_CONJ_CHARS = ("和", "与", "及", "跟", "、")
 _NOT_NAME = re.compile(
-    r"开车|打车|骑车|步行|走路|过去|过来|大概|现在|这会|马上|出门|一下|多久|时间|路线|线路|公交|地铁"
+    r"开车|打车|骑车|步行|走路|过去|过来|大概|现在|这会|马上|出门|一下|多久|时间|路线|线路|公交|地铁|[这那哪]|地方|两边"
 )
 _TAIL = re.compile(
     r"(?:怎么|怎样|如何|要多久|多远|多少|有没有|有什么|有哪些|附近|周边|周围|出发|换乘|需要|路线|线路|吗).*$"
@@ -249,6 +250,6 @@ def find_structure(text: str) -> Structure:
         if origin is None or dest is None:
             origin = dest = None
     n = _NEAR.search(text)
-    if n and n.group("a"):
-        near = _clean(n.group("a"), True)
+    if n and n.group("a") and text[n.start("a") - 1 : n.start("a")] not in _CONJ_CHARS:
+        near = _clean(n.group("a"), True)  # not "A和B附近": two centres are two searches
     return Structure(origin, dest, near)
