@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..schema import Prediction, Record
+from . import _core
 from ._core import RulesJudge, Work, decide
 from ._types import ArgVerdict, Category, Outcome, Reason, RecordVerdict, Subtype
 
@@ -14,9 +15,13 @@ if TYPE_CHECKING:
 
 JudgeMode = Literal["rules", "llm", "hybrid"]
 MODES: tuple[str, ...] = ("rules", "llm", "hybrid")
+# True when the rules judge runs compiled (a wheel built with PLUGINEVAL_COMPILE=1, mypyc; setup.py):
+# its core is then an extension module. The verdicts are the same either way (tests/test_compiled.py).
+COMPILED: bool = not _core.__file__.endswith(".py")
 _LLM_REVIEWS = frozenset({Reason.NORMALIZED, Reason.PLACE_ALIAS, Reason.MONEY_EQUAL, Reason.QUANTITY_EQUAL})
 
 __all__ = [
+    "COMPILED",
     "MODES",
     "ArgVerdict",
     "Category",
