@@ -1,10 +1,12 @@
 """Judge throughput (rules mode, inputs loaded, no cache warmed by a previous run).
 
-    .venv/bin/python benchmarks/judge_throughput.py [--records DIR] [--repeat 3]
+    .venv/bin/python benchmarks/judge_throughput.py [--records DIR] [--repeat 3] [--compiled]
 
 1. BFCL oracle pairs: the per-pair path (map the decoded prediction, judge it) over the 16,074
    imported pairs, beside BFCL's own checker (40,000-58,000 pairs/s on this kind of machine,
-   ../shared/external/bfcl/oracle/README.md).
+   ../shared/external/bfcl/oracle/README.md). --compiled adds the compiled judge (PLUGINEVAL_COMPILE=1,
+   setup.py) to the same alternating runs, built on first use (benchmarks/_compiled_judge.py), and
+   gives its figures only once its verdicts equal the pure judge's on every pair.
 2. PluginEval records: 3,000 test records of a release (multi-call positives included) with
    predictions perturbed from the gold (exact, format variants, relative dates, wrong values,
    missing and extra arguments, extra calls, no call): records/s (target >= 10,000).
@@ -40,7 +42,7 @@ from plugineval.schema import Call, Prediction, Record  # noqa: E402
 from plugineval.sources import load_records, no_gc  # noqa: E402
 
 
-def bfcl(repeat: int, checker_dir: Path | None) -> None:
+def bfcl(repeat: int, checker_dir: Path | None, compiled: bool = False) -> None:
     from plugineval.adapters.bfcl import load_bfcl, prediction_from_bfcl, read_oracle
 
     d = Path(os.environ.get("PLUGINEVAL_SHARED", ROOT.parent / "shared")) / "external" / "bfcl"
@@ -74,12 +76,21 @@ def bfcl(repeat: int, checker_dir: Path | None) -> None:
     )
     print(f"  ratio (median / the README's BFCL figures): {med / 58000:.2f}-{med / 40000:.2f}")
     print(f"  compiling on first use instead (cold): median {statistics.median(cold):,.0f} pairs/s")
-    side_by_side(records, pairs, checker_dir, max(repeat, 5))
+    side_by_side(records, pairs, checker_dir, max(repeat, 5), compiled)
 
 
-def side_by_side(records: dict[str, Record], pairs: list[Any], checker_dir: Path | None, repeat: int) -> None:
+def side_by_side(
+    records: dict[str, Record],
+    pairs: list[Any],
+    checker_dir: Path | None,
+    repeat: int,
+    compiled: bool = False,
+) -> None:
     """BFCL's own checker and the judge on the same raw FC outputs, alternating, in one process: the
-    ratio holds within the same minutes whatever the VM's speed then (see benchmarks/_bfcl_checker.py)."""
+    ratio holds within the same minutes whatever the VM's speed then (see benchmarks/_bfcl_checker.py).
+    With ``compiled``, the compiled judge (PLUGINEVAL_COMPILE=1) takes its turn in the same runs, in a
+    worker process (benchmarks/_compiled_judge.py), once it has given the pure judge's verdict on every
+    pair."""
     from _bfcl_checker import fc_decode, fc_encode, load
 
     from plugineval.adapters.bfcl import prediction_from_bfcl
@@ -115,46 +126,113 @@ def side_by_side(records: dict[str, Record], pairs: list[Any], checker_dir: Path
 
     run_ours = ours_on(work)
     run_ours()
+    worker = compiled_worker(judge, work, pairs) if compiled else None
     print(
         f"  BFCL's own checker (bfcl-eval wheel, blobs checked; all {len(stored):,} stored verdicts reproduced),"
         f" timed beside the judge on the same raw FC outputs (decoding included), {repeat} alternating runs:"
     )
+
+    def timed(fn: Callable[[], object]) -> Callable[[], float]:
+        def run() -> float:
+            t0 = time.perf_counter()
+            fn()
+            return time.perf_counter() - t0
+
+        return run
+
+    sides: list[tuple[str, Callable[[], float]]] = [("BFCL", timed(run_bfcl)), ("judge", timed(run_ours))]
+    if worker is not None:
+        sides.append(("compiled", lambda: float(worker.ask("time"))))
+    n = len(items)
     for label, ctx in (("GC on for both", _gc_on), ("GC paused for both, as Judge.run", no_gc)):
-        tb: list[float] = []
-        to: list[float] = []
+        times: dict[str, list[float]] = {name: [] for name, _ in sides}
+        if worker is not None:
+            worker.ask("gc", on=ctx is _gc_on)
         with ctx():
-            for i in range(repeat):
-                for fn, ts in (
-                    ((run_bfcl, tb), (run_ours, to)) if i % 2 == 0 else ((run_ours, to), (run_bfcl, tb))
-                ):
-                    t0 = time.perf_counter()
-                    fn()
-                    ts.append(time.perf_counter() - t0)
-        n = len(items)
+            for i in range(repeat):  # each side in turn, the order rotating from run to run
+                for name, fn in sides[i % len(sides) :] + sides[: i % len(sides)]:
+                    times[name].append(fn())
+        tb, to = times["BFCL"], times["judge"]
         ratios = sorted(b / o for b, o in zip(tb, to, strict=True))
         print(
             f"  {label}: BFCL median {n / statistics.median(tb):,.0f} pairs/s, judge median "
             f"{n / statistics.median(to):,.0f} pairs/s; judge / BFCL per run {ratios[0]:.2f}-{ratios[-1]:.2f}x,"
             f" median {statistics.median(ratios):.2f}x"
         )
+        if worker is not None:
+            tc = times["compiled"]
+            rc = sorted(b / c for b, c in zip(tb, tc, strict=True))
+            rp = statistics.median(o / c for o, c in zip(to, tc, strict=True))
+            print(
+                f"    compiled judge median {n / statistics.median(tc):,.0f} pairs/s; compiled / BFCL per run "
+                f"{rc[0]:.2f}-{rc[-1]:.2f}x, median {statistics.median(rc):.2f}x; compiled / pure median {rp:.2f}x"
+            )
+    if worker is not None:
+        worker.ask("gc", on=True)
     print("  by kind of prediction (oracle variant; GC paused; median of 7 alternating runs, us per pair):")
     by: dict[str, list[int]] = {}
     for i, p in enumerate(pairs):
         by.setdefault(p.variant, []).append(i)
     with no_gc():
+        if worker is not None:
+            worker.ask("gc", on=False)
         for variant, idx in sorted(by.items()):
-            fb = checker.runner([items[i] for i in idx])
-            fo = ours_on([work[i] for i in idx])
-            tb, to = [], []
+            fb = timed(checker.runner([items[i] for i in idx]))
+            fo = timed(ours_on([work[i] for i in idx]))
+            tb, to, tc = [], [], []
             for _ in range(7):
-                for fn, ts in ((fb, tb), (fo, to)):
-                    t0 = time.perf_counter()
-                    fn()
-                    ts.append((time.perf_counter() - t0) / len(idx) * 1e6)
+                tb.append(fb() / len(idx) * 1e6)
+                to.append(fo() / len(idx) * 1e6)
+                if worker is not None:
+                    tc.append(float(worker.ask("time", variant=variant)) / len(idx) * 1e6)
             b, o = statistics.median(tb), statistics.median(to)
-            print(
-                f"    {variant:18s} {len(idx):5d} pairs  BFCL {b:5.1f}  judge {o:5.1f}  judge / BFCL {b / o:.2f}x"
-            )
+            line = f"    {variant:18s} {len(idx):5d} pairs  BFCL {b:5.1f}  judge {o:5.1f}  judge / BFCL {b / o:.2f}x"
+            if worker is not None:
+                c = statistics.median(tc)
+                line += f"  compiled {c:5.1f}  compiled / BFCL {b / c:.2f}x"
+            print(line)
+    if worker is not None:
+        worker.close()
+
+
+def compiled_worker(judge: Judge, work: list[tuple[Record, list[Any]]], pairs: list[Any]) -> Any:
+    """The compiled judge for the current sources (built, or reused from .cache/bench/compiled-<key>/),
+    in its worker, once it has given exactly the pure judge's verdicts on every pair; else no figure."""
+    import hashlib
+
+    from _bfcl_checker import fc_decode
+    from _compiled_judge import Worker, ensure_compiled, verdict_row
+
+    from plugineval.adapters.bfcl import prediction_from_bfcl
+
+    site, facts = ensure_compiled()
+    how = "reused" if facts["reused"] else "built"
+    print(
+        f"  compiled judge: {site} ({how}; its build took {facts['build_seconds']:.0f} s on {facts['cpus']} CPUs)"
+    )
+    worker = Worker(site)
+    if not worker.info["compiled"]:
+        raise SystemExit(f"the compiled build's judge is not compiled ({worker.info['core']}): no figure")
+    ids = hashlib.sha256("\n".join(p.id for p in pairs).encode()).hexdigest()
+    if worker.ask("ids") != ids:
+        raise SystemExit("the compiled judge's worker loaded other BFCL pairs: no figure")
+    pure = []
+    for r, raw in work:
+        try:
+            decoded = fc_decode(raw)
+        except Exception:
+            decoded = raw
+        pure.append(verdict_row(judge.judge_one(r, prediction_from_bfcl(r, decoded))))
+    theirs = worker.ask("verdicts")
+    differ = [i for i, (a, b) in enumerate(zip(pure, theirs, strict=True)) if a != b]
+    if differ:
+        i = differ[0]
+        raise SystemExit(
+            f"the compiled judge's verdicts differ from the pure judge's on {len(differ)} of {len(pure)} pairs"
+            f" (first: {pairs[i].id}: pure {pure[i]} / compiled {theirs[i]}): no figure"
+        )
+    print(f"  compiled judge ({worker.info['core']}): the pure judge's verdict on all {len(pure):,} pairs")
+    return worker
 
 
 class _gc_on:
@@ -390,6 +468,11 @@ def main() -> None:
         action="store_true",
         help="LLM part: the tests' thread-per-connection server instead of the asyncio one",
     )
+    ap.add_argument(
+        "--compiled",
+        action="store_true",
+        help="part 1: also time the compiled judge (PLUGINEVAL_COMPILE=1; built under .cache/bench/ on first use)",
+    )
     a = ap.parse_args()
     if a.serve_judge:
         serve_judge(a.threaded_server)
@@ -397,7 +480,7 @@ def main() -> None:
     skip = set(a.skip.split(","))
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores\n")
     if "bfcl" not in skip:
-        bfcl(a.repeat, a.bfcl_checker)
+        bfcl(a.repeat, a.bfcl_checker, a.compiled)
     if "records" not in skip and Path(a.records).exists():
         _, tmp, whole = pluginEval(a.records, a.n)
         if "cli" not in skip:
