@@ -34,8 +34,8 @@ COMPILED_MODULES = [
     "loaders/plugineval/judge/_align.py",
 ]
 EDITABLE_COMMANDS = {"develop", "editable_wheel"}
-# commands that build code: mypyc's analysis (most of a compiled build's time) runs only for them, not
-# for the metadata steps (egg_info, dist_info) that pip runs first
+# commands that build code: the toolchain is checked and mypyc runs only for them, not for the metadata
+# steps (egg_info, dist_info) that pip runs first, for an editable install too
 BUILD_COMMANDS = {"build", "build_ext", "bdist_wheel", "bdist", "bdist_egg", "install"}
 
 
@@ -64,6 +64,8 @@ def _ext_modules() -> list[Any]:
     if EDITABLE_COMMANDS & set(sys.argv[1:]):
         print("PLUGINEVAL_COMPILE: ignored for an editable install (it stays pure Python)", file=sys.stderr)
         return []
+    if not BUILD_COMMANDS & set(sys.argv[1:]):  # metadata only (also an editable install's first step)
+        return []
     missing = _missing_toolchain()
     if missing:
         raise SystemExit(
@@ -71,8 +73,6 @@ def _ext_modules() -> list[Any]:
             + "; ".join(missing)
             + ". Install it, or build without PLUGINEVAL_COMPILE for the pure-Python package."
         )
-    if not BUILD_COMMANDS & set(sys.argv[1:]):
-        return []
     from mypyc.build import mypycify
 
     here = Path(__file__).resolve().parent

@@ -140,16 +140,15 @@ def test_compiling_without_mypyc_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_an_editable_install_stays_pure(tmp_path: Path) -> None:
+    """Neither its metadata step (dist_info, which pip runs first) nor its build looks for a toolchain."""
     src = _copy(tmp_path)
-    r = subprocess.run(
-        [sys.executable, "setup.py", "editable_wheel", "--help"],
-        cwd=src,
-        capture_output=True,
-        text=True,
-        env=os.environ | {"PLUGINEVAL_COMPILE": "1", "CC": "/nonexistent/bin/cc"},
-        timeout=120,
-    )
-    assert r.returncode == 0, r.stderr[-2000:]
+    env = os.environ | {"PLUGINEVAL_COMPILE": "1", "CC": "/nonexistent/bin/cc"}
+    (tmp_path / "meta").mkdir()
+    for args in (["dist_info", "--output-dir", str(tmp_path / "meta")], ["editable_wheel", "--help"]):
+        r = subprocess.run(
+            [sys.executable, "setup.py", *args], cwd=src, capture_output=True, text=True, env=env, timeout=120
+        )
+        assert r.returncode == 0, r.stderr[-2000:]
     assert "ignored for an editable install" in r.stderr
     import plugineval.judge
 
