@@ -184,3 +184,28 @@ def test_negative_mix_keeps_the_kind_count_when_every_scenario_has_one() -> None
     mix = fit_negative_mix(counts, kinds, supply, SHARES)
     assert sum(sum(m.values()) for m in mix.values()) == 12
     assert all(sum(m.values()) >= 1 for m in mix.values())
+
+
+def test_a_real_query_takes_budget_from_a_unit_of_its_kind_and_difficulty() -> None:
+    from plugineval.builder.pccf.build import BuildStats, Builder, SplitState
+
+    b = Builder.__new__(Builder)  # only the bookkeeping under test
+    b.kind_of = {("p1", "a"): "trigger", ("p2", "b"): "trigger", ("p1", "c"): "trigger", ("p1", "n"): "neg_A"}
+    b.stats = BuildStats()
+    cov = Coverage(
+        "validation", {("p2", "b", "medium"): 3, ("p1", "c", "medium"): 1, ("p1", "n", "medium"): 5}
+    )
+    st = SplitState(cov)
+    b._room_for_real(st, ("p1", "a", "medium"))  # no budget of its own: its plugin's trigger unit gives one
+    assert cov.budgets == {
+        ("p2", "b", "medium"): 3,
+        ("p1", "c", "medium"): 0,
+        ("p1", "n", "medium"): 5,
+        ("p1", "a", "medium"): 1,
+    }
+    cov.counts[("p1", "a", "medium")] += 1
+    b._room_for_real(st, ("p1", "a", "medium"))  # own plugin spent: the largest deficit of the kind
+    assert cov.budgets[("p2", "b", "medium")] == 2 and cov.budgets[("p1", "a", "medium")] == 2
+    b._room_for_real(st, ("p1", "a", "hard"))  # nobody of that difficulty: nothing moves
+    assert ("p1", "a", "hard") not in cov.budgets
+    assert sum(cov.budgets.values()) == 9 and b.stats.real_budget_moved == 2

@@ -66,6 +66,7 @@ class BuildStats:
     reallocated: dict[str, int] = field(default_factory=dict)  # split -> budget moved off exhausted units
     real_candidates: int = 0
     real_accepted: int = 0
+    real_budget_moved: int = 0  # real queries whose unit had no budget left took one of the same kind
     real_dropped: dict[str, int] = field(default_factory=dict)
 
 
@@ -235,9 +236,31 @@ class Builder:
             self.stats.mcp_calls += res["mcp_calls"]
             self.stats.real_candidates += 1
             unit = (rq.plugin, rq.scenario, res.get("target") or res.get("observed") or "")
+            if res["status"] == "ok":
+                self._room_for_real(st, (rq.plugin, rq.scenario, res["observed"]))
             if self._apply(st, split, unit, res):
                 self.stats.real_accepted += 1
                 bar.update(1)
+
+    def _room_for_real(self, st: SplitState, unit: Unit) -> None:
+        """A real query is not turned away for the shape of the plan (a small split has no budget for
+        many (plugin, scenario, difficulty) units): when its unit has none left, one example of budget
+        moves to it from a unit of the same kind and difficulty — its own plugin's first, else the one
+        with the largest deficit — so the split's totals and its difficulty mix stay as planned."""
+        if st.coverage.deficit(unit) > 0:
+            return
+        kind = self.kind_of[(unit[0], unit[1])]
+        donors = [
+            u
+            for u in st.coverage.budgets
+            if u[2] == unit[2] and self.kind_of[(u[0], u[1])] == kind and st.coverage.deficit(u) > 0
+        ]
+        if not donors:
+            return
+        donor = min(donors, key=lambda u: (u[0] != unit[0], -st.coverage.deficit(u), u))
+        st.coverage.budgets[donor] -= 1
+        st.coverage.budgets[unit] = st.coverage.budgets.get(unit, 0) + 1
+        self.stats.real_budget_moved += 1
 
     def _tries_per_success(self, st: SplitState, unit: Unit) -> float:
         """Drafts a negative unit needs per example of its difficulty, by the pilot's rate (a scenario

@@ -124,6 +124,7 @@ def build_report(
             "source": "HammerBench zh single-turn (Apache-2.0), builder/real/",
             "entered_stage_I": stats.real_candidates,
             "accepted": stats.real_accepted,
+            "budget_moved_to_real": stats.real_budget_moved,
             "dropped_before_stage_I": stats.real_dropped,
         },
         "stopped": stats.stopped,
