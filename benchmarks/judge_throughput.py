@@ -169,7 +169,10 @@ def side_by_side(
             )
     if worker is not None:
         worker.ask("gc", on=True)
-    print("  by kind of prediction (oracle variant; GC paused; median of 7 alternating runs, us per pair):")
+    print(
+        "  by kind of prediction (oracle variant; GC paused; median of 7 alternating runs, each after a"
+        " warm-up pass, us per pair):"
+    )
     by: dict[str, list[int]] = {}
     for i, p in enumerate(pairs):
         by.setdefault(p.variant, []).append(i)
@@ -180,11 +183,14 @@ def side_by_side(
             fb = timed(checker.runner([items[i] for i in idx]))
             fo = timed(ours_on([work[i] for i in idx]))
             tb, to, tc = [], [], []
-            for _ in range(7):
+            for _ in range(7):  # each side warm before it is timed: a few hundred pairs take ~10 ms, in
+                # which the caches another side (or process) left cold would count
+                fb()
                 tb.append(fb() / len(idx) * 1e6)
+                fo()
                 to.append(fo() / len(idx) * 1e6)
                 if worker is not None:
-                    tc.append(float(worker.ask("time", variant=variant)) / len(idx) * 1e6)
+                    tc.append(float(worker.ask("time", variant=variant, warm=True)) / len(idx) * 1e6)
             b, o = statistics.median(tb), statistics.median(to)
             line = f"    {variant:18s} {len(idx):5d} pairs  BFCL {b:5.1f}  judge {o:5.1f}  judge / BFCL {b / o:.2f}x"
             if worker is not None:
