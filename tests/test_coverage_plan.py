@@ -187,7 +187,7 @@ def test_negative_mix_keeps_the_kind_count_when_every_scenario_has_one() -> None
 
 
 def test_a_real_query_takes_budget_from_a_unit_of_its_kind_and_difficulty() -> None:
-    from plugineval.builder.pccf.build import BuildStats, Builder, SplitState
+    from plugineval.builder.pccf.build import Builder, BuildStats, SplitState
 
     b = Builder.__new__(Builder)  # only the bookkeeping under test
     b.kind_of = {("p1", "a"): "trigger", ("p2", "b"): "trigger", ("p1", "c"): "trigger", ("p1", "n"): "neg_A"}
