@@ -5,6 +5,8 @@ that keeps it (found with income_tax_calc's ``housing``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from plugineval.builder.pccf.evaluators import ResultEvaluator
 from plugineval.builder.tools.server import CallOutcome
 from plugineval.catalog import load_catalog
@@ -127,3 +129,109 @@ def test_a_call_that_takes_nothing_from_the_query_needs_an_exemplar_to_count() -
     assert "coupon_list" in asked
     assert ev.assess("今天有没有全平台通用的券", ref, coupons, [listing], requested=asked).score > 0.8
     assert "coupon_list" not in retriever.requested_tools("coupon_center", "帮我领张券，快点", now, None)
+
+
+# --- Stage I's choice among readings: agreement with the intent, partial readings ------------------
+def _stage_one() -> Any:
+    from plugineval.builder.pccf.config import BuildConfig
+    from plugineval.builder.pccf.stage1 import StageOne
+
+    return StageOne(BuildConfig.load(None).stage1, CAT, None, [], None, None)  # type: ignore[arg-type]
+
+
+def _entry(gen: str, calls: list[dict[str, Any]], used: int, grounding: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "generator": gen, "eligible": True, "score": 0.9, "calls": calls,
+        "mentions_used": [used, 6], "grounding": grounding,
+    }  # fmt: skip
+
+
+def test_a_reading_that_leaves_out_what_the_intent_grounds_is_partial() -> None:
+    from plugineval.builder.pccf.generators import Task
+    from plugineval.schema import Call
+
+    s1 = _stage_one()
+    ref = "2026-05-01T10:00:00+08:00"
+    intended = [Call(name="typhoon_list", arguments={"year": 2025})]
+    task = Task("今年想在海边买房，去年台风多不多", ref, CAT.plugin("typhoon_tracker"), None, intended)
+    it = _entry("intended", [intended[0].model_dump()], 1, {"0.year": "time"})
+    other_year = _entry(
+        "slot_parser", [{"name": "typhoon_list", "arguments": {"year": 2026}}], 1, {"0.year": "time"}
+    )
+    assert s1._partial(
+        other_year, [other_year, it], task
+    )  # 去年 read as this year: the intent's year is left out
+    same = _entry(
+        "slot_parser", [{"name": "typhoon_list", "arguments": {"year": 2025}}], 1, {"0.year": "time"}
+    )
+    assert not s1._partial(same, [same, it], task)  # it means what the synthesizer meant
+    # a booking request read as a listing: fewer of the request's mentions carried
+    book = Call(name="movie_book_seats", arguments={
+        "city": "苏州", "cinema_name": "百老汇影城世纪城店", "movie_title": "千里谜案", "date": "2026-08-23",
+        "start_time": "15:20", "seats": ["3排9座"],
+    })  # fmt: skip
+    task2 = Task("2026年8月23日15:20苏州百老汇影城世纪城店《千里谜案》，3排9座给我留一个", ref,
+                 CAT.plugin("movie_tickets"), None, [book])  # fmt: skip
+    listing = _entry(
+        "slot_parser",
+        [{"name": "movie_showtimes", "arguments": {"date": "2026-08-23", "city": "苏州"}}],
+        2,
+        {},
+    )
+    assert s1._partial(listing, [listing, _entry("intended", [book.model_dump()], 5, {})], task2)
+    # a reading that differs but carries as much, and leaves out nothing the intent grounds, stands
+    wider = _entry(
+        "slot_parser", [{"name": "typhoon_list", "arguments": {"year": 2025, "active_only": False}}], 1, {}
+    )
+    assert not s1._partial(
+        wider, [wider, _entry("intended", [intended[0].model_dump()], 1, {"0.year": None})], task
+    )
+
+
+def test_stage_one_takes_the_booking_the_query_asks_for_not_a_listing() -> None:
+    """End to end with the offline generators: a booking request whose exemplar puts a time slot
+    next to a city slot ("15:20苏州"); the listing call the slot parser reads (city and date only) used
+    to win on score."""
+    import random
+
+    import anyio
+
+    from plugineval.baselines.router import ReferenceRouter
+    from plugineval.builder.pccf.config import BuildConfig
+    from plugineval.builder.pccf.generators import make_generators
+    from plugineval.builder.pccf.records import reference_time
+    from plugineval.builder.pccf.retriever import TemplateRetriever
+    from plugineval.builder.pccf.stage1 import StageOne
+    from plugineval.builder.synth.grammar import load_grammars
+    from plugineval.builder.synth.synthesizer import instantiate
+    from plugineval.builder.tools.server import ToolExecutor
+    from plugineval.builder.tools.store import Store
+
+    cfg, grammars = BuildConfig.load(None), load_grammars()
+    g, plugin = grammars["movie_tickets"], CAT.plugin("movie_tickets")
+    scen = next(s for s in plugin.scenarios if s.id == "book_specific_seats")
+    pat = next(p for p in g.scenarios[scen.id].patterns if p.id == "center_easy")
+    db = Store.open([CAT.domain_of_plugin(plugin.id)], cfg.store_seed).readonly_connection()
+
+    async def go() -> list[Any]:
+        out = []
+        async with ToolExecutor(CAT, cfg.store_seed) as ex:
+            retriever = TemplateRetriever(CAT, grammars)
+            gens = make_generators(list(cfg.stage1.generators), CAT, ReferenceRouter(CAT), retriever, None)
+            s1 = StageOne(cfg.stage1, CAT, ex, gens, None, retriever)
+            for i in range(3):
+                rng = random.Random(f"t|{i}")
+                ref = reference_time(rng, cfg.records.ref_start, cfg.records.ref_end)
+                c = instantiate(pat, g, plugin=plugin.id, scenario=scen.id, kind="trigger", ref=ref, rng=rng,
+                                catalog=CAT, db=db)  # fmt: skip
+                assert c is not None
+                out.append((c, await s1.verify(c, plugin, scen, db)))
+        return out
+
+    try:
+        results = anyio.run(go)
+    finally:
+        db.close()
+    for c, v in results:
+        assert v.accepted and [x.name for x in v.gold] == ["movie_book_seats"], (c.query, v.gold)
+        assert v.intended_differs is False

@@ -32,6 +32,8 @@ class ArgAssessment:
     grounded: dict[str, str | None] = field(default_factory=dict)  # "call.arg" -> how (None: ungrounded)
     steps: set[str] = field(default_factory=set)
     note: str = ""
+    used: int = 0  # the request's mentions (times, places, numbers, exemplar constraints) the calls use
+    mentions: int = 0  # ... of how many
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -270,7 +272,7 @@ class ArgumentEvaluator:
             score = 0.75 * score + 0.25 * used / total
         if len(calls) > 1 and len({json.dumps(c.model_dump(), sort_keys=True) for c in calls}) < len(calls):
             score *= 0.5  # duplicated calls are not independent requests
-        return ArgAssessment(score, grounded, steps, note)
+        return ArgAssessment(score, grounded, steps, note, used, total)
 
     def abstention(
         self,

@@ -70,6 +70,31 @@ def _slot_rx(spec: SlotSpec | None, catalog: Catalog | None) -> str:
     return ".+?"
 
 
+def _arg_rx(p: Pattern, slot: str, catalog: Catalog | None) -> str | None:
+    """The shape of a slot the grammar gives no type (a value drawn from the store) from the tool
+    argument it fills: a time, a date, a number or a city is spelled like one, so adjacent slots
+    ("{date}{time}{city}{cinema}" read as "15:20苏州…") split where the values do, not at the first
+    character a lazy match allows."""
+    if catalog is None:
+        return None
+    for c in p.calls:
+        for arg, v in c.args.items():
+            if v != "{" + slot + "}":
+                continue
+            try:
+                sch = catalog.tool(c.tool).properties.get(arg, {})
+            except KeyError:
+                return None
+            if sch.get("format") in ("time", "date"):
+                return _TYPE_RX[sch["format"]]
+            if sch.get("type") == "integer":
+                return _TYPE_RX["int"]
+            if sch.get("type") == "string" and (arg == "city" or arg.endswith("_city")):
+                return _TYPE_RX["city"]
+            return None
+    return None
+
+
 def _compile(
     p: Pattern, slots: dict[str, SlotSpec] | None = None, catalog: Catalog | None = None
 ) -> tuple[re.Pattern[str], dict[str, str]]:
@@ -87,7 +112,11 @@ def _compile(
         else:
             g = f"s{len(groups)}"
             groups[g] = m.group("name")
-            out.append(f"(?P<{g}>{_slot_rx((slots or {}).get(m.group('name')), catalog)})")
+            spec = (slots or {}).get(m.group("name"))
+            rx = _slot_rx(spec, catalog)
+            if rx == ".+?" and spec is not None and spec.type == "sql":
+                rx = _arg_rx(p, m.group("name"), catalog) or rx
+            out.append(f"(?P<{g}>{rx})")
         pos = m.end()
     out.append(re.escape(text[pos:]))
     return re.compile("^" + "".join(out) + r"[。.!！?？]*$"), groups

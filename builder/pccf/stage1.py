@@ -157,6 +157,7 @@ class StageOne:
                 a.grounded,
                 sorted(a.steps),
             )
+            e["mentions_used"] = [a.used, a.mentions]
             if note:
                 e["result_note"] = note
             if a.note:
@@ -235,6 +236,7 @@ class StageOne:
     async def annotate(self, task: Task) -> Verification:
         """Rounds of proposals; the best eligible one is accepted at tau (never 'intended' alone)."""
         trace: list[dict[str, Any]] = []
+        partial = False  # the last round's best reading was partial (see _partial)
         for r in range(self.cfg.max_rounds):
             props = [await g.propose(task, r) for g in self.generators]
             entries = [await self._assess(p, task) for p in props]
@@ -250,10 +252,29 @@ class StageOne:
                     order[e["generator"]],
                 ),
             )
+            if task.intended:
+                # two independent readings that agree outrank one that stands alone: a text-only
+                # proposal that means what the synthesizer meant wins over a better-scored one that
+                # does not (a listing call that reads only the city and date of a booking request
+                # scored above the booking); the intended call alone never becomes gold
+                for e in ranked:
+                    if (
+                        e["generator"] in TEXT_ONLY
+                        and "calls" in e
+                        and e["score"] >= self.cfg.tau
+                        and self.equivalent(
+                            [Call(**c) for c in e["calls"]], task.intended, task.reference_time
+                        )
+                    ):
+                        return self._accepted(e, r + 1, trace, task)
+            partial = False
             for best in ranked:
                 if best["score"] < self.cfg.tau:
                     break
                 if best["generator"] in TEXT_ONLY:
+                    if self._partial(best, entries, task):
+                        partial = True  # another round may read the whole request
+                        break
                     return self._accepted(best, r + 1, trace, task)
                 # 'intended' leads: accept only a text-only proposal that means the same
                 intended = [Call(**c) for c in best["calls"]]
@@ -265,7 +286,38 @@ class StageOne:
                         return self._accepted(e, r + 1, trace, task)
                 break
             task.history.append(trace[-1])
-        return Verification(False, "not_accepted", rounds=self.cfg.max_rounds, trace=trace)
+        reason = "partial_reading" if partial else "not_accepted"
+        return Verification(False, reason, rounds=self.cfg.max_rounds, trace=trace)
+
+    def _partial(self, best: dict[str, Any], entries: list[dict[str, Any]], task: Task) -> bool:
+        """The best text-only reading differs from the synthesizer's intent and carries less of the
+        request than the intended call does (a listing call that reads only the city and date of a
+        booking request): it is a partial reading, not a gold. The intended call is the cross-check
+        here — it can reject a reading, never become gold itself. A reading that differs but carries
+        as much (another year for 去年 read differently, a date range made explicit) stands."""
+        if not task.intended or "calls" not in best or "mentions_used" not in best:
+            return False
+        intended = next(
+            (e for e in entries if e["generator"] == "intended" and e["eligible"] and "mentions_used" in e),
+            None,
+        )
+        if intended is None or self.equivalent(
+            [Call(**c) for c in best["calls"]], task.intended, task.reference_time
+        ):
+            return False
+        if intended["mentions_used"][0] > best["mentions_used"][0]:
+            return True
+        # ... or it leaves out (or reads otherwise) an argument of the intended call that the query
+        # grounds (去年 -> year 2025 read as no year, a coupon to claim read as a coupon listing)
+        have = {_arg_key(c["name"], k, v) for c in best["calls"] for k, v in c["arguments"].items()}
+        for key, how in (intended.get("grounding") or {}).items():
+            i, _, arg = key.partition(".")
+            if how is None or arg == "*":
+                continue
+            call = intended["calls"][int(i)]
+            if _arg_key(call["name"], arg, call["arguments"][arg]) not in have:
+                return True
+        return False
 
     def _accepted(
         self, e: dict[str, Any], rounds: int, trace: list[dict[str, Any]], task: Task
@@ -403,3 +455,7 @@ def _refute_abstentions(entries: list[dict[str, Any]], task: Task, catalog: Cata
         if e.get("abstain") == "missing_information" and e["eligible"]:
             e["eligible"], e["score"] = False, 0.0
             e["refuted_by"] = grounded_by
+
+
+def _arg_key(tool: str, arg: str, value: Any) -> tuple[str, str, str]:
+    return tool, arg, json.dumps(value, ensure_ascii=False, sort_keys=True)

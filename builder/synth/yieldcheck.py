@@ -72,6 +72,8 @@ class PatternYield:
     observed: Counter[str] = field(default_factory=Counter)
     reasons: Counter[str] = field(default_factory=Counter)
     example: str = ""
+    differs: int = 0  # accepted positives whose gold is not equivalent to the synthesizer's intent
+    differs_example: str = ""
 
 
 def capacities(
@@ -158,6 +160,11 @@ async def sample_yield(
                         p_k = _calibrate(catalog, router, cfg, pl, scen[row.scenario], c.query, rng)
                         row.observed[difficulty_of_pk(p_k)] += 1
                         continue
+                    if v.intended_differs:
+                        row.differs += 1
+                        row.differs_example = row.differs_example or (
+                            f"{c.query} -> {[x.model_dump() for x in v.gold]}"
+                        )
                     declared = pattern_steps(pat, g) | set(c.declared_steps)
                     measured = v.steps | (declared - OBSERVABLE_STEPS)
                     row.observed[difficulty_of_depth(len(measured))] += 1
@@ -200,8 +207,12 @@ def report(plugin: str, rows: list[PatternYield], sampled: bool) -> str:
             obs = ",".join(f"{k}:{v}" for k, v in sorted(r.observed.items()))
             why = ",".join(f"{k}:{v}" for k, v in r.reasons.most_common(2))
             s += f" pass={r.accepted}/{r.samples} obs[{obs}] {why}"
+            if r.differs:
+                s += f" gold!=intent={r.differs}"
             if r.accepted * 2 < r.samples and r.example:
                 s += f"\n      e.g. {r.example}"
+            if r.differs_example:
+                s += f"\n      gold!=intent e.g. {r.differs_example}"
         lines.append(s)
     test = [r for r in rows if r.split == "test" and r.kind == "trigger"]
     if test:
@@ -272,6 +283,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no grammar for: {', '.join(unknown)}", file=sys.stderr)
         return 2
     total = Counter[str]()
+    gold_vs_intent = Counter[str]()
     never_easy: list[str] = []
     for pid in plugins:
         rows = [r for r in capacities(catalog, pid, grammars[pid], kinds) if not only or r.scenario in only]
@@ -281,6 +293,9 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(sample_yield(catalog, pid, grammars[pid], rows, a.samples, a.seed))
         print(report(pid, rows, bool(a.samples)), flush=True)
         for r in rows:
+            if r.kind == "trigger":
+                gold_vs_intent["accepted"] += r.accepted
+                gold_vs_intent["differs"] += r.differs
             if r.split == "test" and r.kind == "trigger":
                 total[r.difficulty] += r.capacity
                 total["multi"] += r.capacity if r.calls > 1 else 0
@@ -292,6 +307,11 @@ def main(argv: list[str] | None = None) -> int:
             ]
     if total:
         print("all test capacity (no pass rate):", dict(total))
+    if a.samples and gold_vs_intent["accepted"]:
+        print(
+            f"accepted positives whose gold differs from the synthesizer's intent: "
+            f"{gold_vs_intent['differs']}/{gold_vs_intent['accepted']}"
+        )
     if a.samples and any(k != "trigger" for k in kinds):
         print(f"negative scenarios never calibrated easy ({len(never_easy)}):")
         for line in never_easy:

@@ -120,6 +120,8 @@ def _parse_cn(s: str, level: int = 0) -> float | None:
         rv: float | None
         if right[0] in "零〇":
             rv = _parse_cn(right[1:], idx + 1) if len(right) > 1 else None
+        elif right == "两":
+            return None  # never a last digit (十二, 一百零二): 十两 is ten liang, 二十两 twenty
         elif len(right) == 1 and (right in CN_DIGITS or right.isdigit()):
             # colloquial elision: 三千五 = 3500, 两万三 = 23000
             rv = float(CN_DIGITS.get(right, 0) if not right.isdigit() else int(right))
@@ -227,9 +229,11 @@ def find_numbers(text: str) -> list[tuple[float, int, int]]:
         if end - start > 1 and t[end - 1] in "千仟" and t[end : end + 1] in _KILO_UNITS:
             end -= 1  # 58千克 is 58 kg, not 58,000 g: 千 before 克/米/瓦/卡 is the unit's prefix
         found = False
+        if t[start] == "两" and start > 0 and (t[start - 1] in _CN_CHARS or t[start - 1].isdigit()):
+            end = start  # 十两 / 十二两 / 3两: 两 right after a number is the unit liang, not a digit
         while end > start:
             cand = t[start:end]
-            if cand not in _LONE:
+            if cand not in _LONE or (cand in "十拾" and t[end : end + 1] == "两"):
                 v = parse_number(cand)
                 if v is not None:
                     out.append((v, start, end))
