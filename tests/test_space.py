@@ -448,7 +448,9 @@ def _choose_file(page, path: Path) -> None:  # type: ignore[no-untyped-def]
     most three rounds; the last failure leaves a screenshot)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    shown = page.locator("#upload").get_by_text(path.name).first
+    # the visible match: the box can also hold a hidden element naming the file (the screenshot of a
+    # failed run showed good.jsonl in the box while the first match never became visible)
+    shown = page.locator("#upload").get_by_text(path.name).filter(visible=True).first
     for attempt in range(3):
         page.get_by_role("tab", name="Live judge").click()
         box = page.locator("#upload input[type=file]").first
