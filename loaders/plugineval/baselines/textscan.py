@@ -12,7 +12,8 @@ from ..normalize import all_places, find_numbers, is_relative, parse_absolute, r
 from ..normalize.timeexpr import TimeValue
 
 _TIME_START = re.compile(
-    r"[0-9０-９零〇一二两三四五六七八九十今明后昨前去来大下上这本周星礼月年春中元端清国除圣平七重腊小早晚凌午半]"
+    r"[0-9０-９零〇一二两三四五六七八九十今明后昨前大下上这本周星礼月年春中元端清国除圣平七重腊小早晚凌午半]"
+    r"|[去来](?=年)"  # 去年, 来年 (去 and 来 alone start no time: 去北京)
 )
 _MAX_SPAN = 24  # a full-date range "2025年1月11日至2025年2月11日" is 21 characters
 _NOT_A_COUNT = set("下些点起直样般定共旦边会切同")
