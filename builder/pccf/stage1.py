@@ -276,15 +276,7 @@ class StageOne:
                         partial = True  # another round may read the whole request
                         break
                     return self._accepted(best, r + 1, trace, task)
-                # 'intended' leads: accept only a text-only proposal that means the same
-                intended = [Call(**c) for c in best["calls"]]
-                for e in ranked:
-                    text_only = e["generator"] in TEXT_ONLY and "calls" in e and e["score"] >= self.cfg.tau
-                    if text_only and self.equivalent(
-                        [Call(**c) for c in e["calls"]], intended, task.reference_time
-                    ):
-                        return self._accepted(e, r + 1, trace, task)
-                break
+                break  # 'intended' leads, and no text-only reading means the same (checked above)
             task.history.append(trace[-1])
         reason = "partial_reading" if partial else "not_accepted"
         return Verification(False, reason, rounds=self.cfg.max_rounds, trace=trace)
