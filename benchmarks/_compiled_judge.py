@@ -165,7 +165,7 @@ class Worker:
 def _worker() -> None:
     """Load the BFCL oracle pairs as judge_throughput.side_by_side does, then answer requests."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from _bfcl_checker import fc_decode, fc_encode
+    from _bfcl_checker import decode_or_raw, fc_decode, fc_encode
 
     import plugineval
     import plugineval.judge as J
@@ -188,14 +188,7 @@ def _worker() -> None:
         by.setdefault(p.variant, []).append(w)
 
     def verdicts(items: list[Any]) -> list[Any]:
-        out = []
-        for r, raw in items:
-            try:
-                decoded = fc_decode(raw)
-            except Exception:
-                decoded = raw
-            out.append(j1(r, prediction_from_bfcl(r, decoded)))
-        return out
+        return [j1(r, prediction_from_bfcl(r, decode_or_raw(raw))) for r, raw in items]
 
     def run(items: list[Any]) -> list[bool]:  # judge_throughput.side_by_side's run_ours, line for line
         out = []

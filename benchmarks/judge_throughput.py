@@ -206,7 +206,7 @@ def compiled_worker(judge: Judge, work: list[tuple[Record, list[Any]]], pairs: l
     in its worker, once it has given exactly the pure judge's verdicts on every pair; else no figure."""
     import hashlib
 
-    from _bfcl_checker import fc_decode
+    from _bfcl_checker import decode_or_raw
     from _compiled_judge import Worker, ensure_compiled, verdict_row
 
     from plugineval.adapters.bfcl import prediction_from_bfcl
@@ -222,13 +222,7 @@ def compiled_worker(judge: Judge, work: list[tuple[Record, list[Any]]], pairs: l
     ids = hashlib.sha256("\n".join(p.id for p in pairs).encode()).hexdigest()
     if worker.ask("ids") != ids:
         raise SystemExit("the compiled judge's worker loaded other BFCL pairs: no figure")
-    pure = []
-    for r, raw in work:
-        try:
-            decoded = fc_decode(raw)
-        except Exception:
-            decoded = raw
-        pure.append(verdict_row(judge.judge_one(r, prediction_from_bfcl(r, decoded))))
+    pure = [verdict_row(judge.judge_one(r, prediction_from_bfcl(r, decode_or_raw(raw)))) for r, raw in work]
     theirs = worker.ask("verdicts")
     differ = [i for i, (a, b) in enumerate(zip(pure, theirs, strict=True)) if a != b]
     if differ:
