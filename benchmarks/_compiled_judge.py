@@ -169,7 +169,7 @@ def _worker() -> None:
 
     import plugineval
     import plugineval.judge as J
-    from plugineval.adapters.bfcl import load_bfcl, prediction_from_bfcl, read_oracle
+    from plugineval.adapters.bfcl import bfcl_prediction, load_bfcl, read_oracle
 
     def send(x: Any) -> None:
         sys.stdout.write(json.dumps(x) + "\n")
@@ -188,7 +188,7 @@ def _worker() -> None:
         by.setdefault(p.variant, []).append(w)
 
     def verdicts(items: list[Any]) -> list[Any]:
-        return [j1(r, prediction_from_bfcl(r, decode_or_raw(raw))) for r, raw in items]
+        return [j1(r, bfcl_prediction(r, decode_or_raw(raw))) for r, raw in items]
 
     def run(items: list[Any]) -> list[bool]:  # judge_throughput.side_by_side's run_ours, line for line
         out = []
@@ -197,7 +197,7 @@ def _worker() -> None:
                 decoded = fc_decode(raw)
             except Exception:
                 decoded = raw
-            out.append(j1(r, prediction_from_bfcl(r, decoded)).correct)
+            out.append(j1(r, bfcl_prediction(r, decoded)).correct)
         return out
 
     for line in sys.stdin:

@@ -27,12 +27,12 @@ sys.path.insert(0, str(ROOT / "loaders"))
 
 from plugineval.adapters.bfcl import (  # noqa: E402
     OraclePair,
+    bfcl_prediction,
     load_bfcl,
-    prediction_from_bfcl,
     read_oracle,
 )
 from plugineval.judge import Judge, Outcome, RecordVerdict  # noqa: E402
-from plugineval.schema import Prediction, Record  # noqa: E402
+from plugineval.schema import Record  # noqa: E402
 
 BFCL_PAIRS_PER_S = (40_000, 58_000)
 
@@ -53,8 +53,7 @@ def judge_pairs(
         if r is None:
             out.append(None)
             continue
-        pred: Prediction = prediction_from_bfcl(r, p.prediction)
-        out.append(judge.judge_one(r, pred))
+        out.append(judge.judge_one(r, bfcl_prediction(r, p.prediction)))
     return out
 
 
@@ -134,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {len(ids):>4}  {' | '.join(key)}  e.g. {', '.join(ids[: args.list])}")
 
     t0 = time.perf_counter()
-    _ = [prediction_from_bfcl(records[p.id], p.prediction) for p in judged]
+    _ = [bfcl_prediction(records[p.id], p.prediction) for p in judged]
     mapping = time.perf_counter() - t0
     gc.collect()
     gc.freeze()  # the loaded records are long-lived: keep the cyclic GC from re-walking them

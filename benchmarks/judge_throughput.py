@@ -43,7 +43,7 @@ from plugineval.sources import load_records, no_gc  # noqa: E402
 
 
 def bfcl(repeat: int, checker_dir: Path | None, compiled: bool = False) -> None:
-    from plugineval.adapters.bfcl import load_bfcl, prediction_from_bfcl, read_oracle
+    from plugineval.adapters.bfcl import bfcl_prediction, load_bfcl, read_oracle
 
     d = Path(os.environ.get("PLUGINEVAL_SHARED", ROOT.parent / "shared")) / "external" / "bfcl"
     records = {r.id: r for r in load_bfcl(d)}
@@ -55,7 +55,7 @@ def bfcl(repeat: int, checker_dir: Path | None, compiled: bool = False) -> None:
         t0 = time.perf_counter()
         for p in pairs:
             r = records[p.id]
-            judge.judge_one(r, prediction_from_bfcl(r, p.prediction))
+            judge.judge_one(r, bfcl_prediction(r, p.prediction))
         cold.append(len(pairs) / (time.perf_counter() - t0))
         judge = Judge("rules")
         gc.collect()
@@ -66,7 +66,7 @@ def bfcl(repeat: int, checker_dir: Path | None, compiled: bool = False) -> None:
         with no_gc():  # as Judge.run judges a batch (no cyclic GC passes over the loaded inputs)
             for p in pairs:
                 r = records[p.id]
-                judge.judge_one(r, prediction_from_bfcl(r, p.prediction))
+                judge.judge_one(r, bfcl_prediction(r, p.prediction))
         rates.append(len(pairs) / (time.perf_counter() - t0))
     med = statistics.median(rates)
     print(f"BFCL oracle, per-pair path (map + judge), {len(pairs)} pairs, {repeat} runs, fresh judge each:")
@@ -93,7 +93,7 @@ def side_by_side(
     pair."""
     from _bfcl_checker import fc_decode, fc_encode, load
 
-    from plugineval.adapters.bfcl import prediction_from_bfcl
+    from plugineval.adapters.bfcl import bfcl_prediction
 
     checker = load(checker_dir, {p.category for p in pairs})
     if checker is None:
@@ -119,7 +119,7 @@ def side_by_side(
                     decoded = fc_decode(raw)
                 except Exception:
                     decoded = raw
-                out.append(j1(r, prediction_from_bfcl(r, decoded)).correct)
+                out.append(j1(r, bfcl_prediction(r, decoded)).correct)
             return out
 
         return run
@@ -209,7 +209,7 @@ def compiled_worker(judge: Judge, work: list[tuple[Record, list[Any]]], pairs: l
     from _bfcl_checker import decode_or_raw
     from _compiled_judge import Worker, ensure_compiled, verdict_row
 
-    from plugineval.adapters.bfcl import prediction_from_bfcl
+    from plugineval.adapters.bfcl import bfcl_prediction
 
     site, facts = ensure_compiled()
     how = "reused" if facts["reused"] else "built"
@@ -222,7 +222,7 @@ def compiled_worker(judge: Judge, work: list[tuple[Record, list[Any]]], pairs: l
     ids = hashlib.sha256("\n".join(p.id for p in pairs).encode()).hexdigest()
     if worker.ask("ids") != ids:
         raise SystemExit("the compiled judge's worker loaded other BFCL pairs: no figure")
-    pure = [verdict_row(judge.judge_one(r, prediction_from_bfcl(r, decode_or_raw(raw)))) for r, raw in work]
+    pure = [verdict_row(judge.judge_one(r, bfcl_prediction(r, decode_or_raw(raw)))) for r, raw in work]
     theirs = worker.ask("verdicts")
     differ = [i for i, (a, b) in enumerate(zip(pure, theirs, strict=True)) if a != b]
     if differ:

@@ -7,8 +7,9 @@ Every disagreement is listed below with its class; docs/bfcl_conformance.md expl
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ from plugineval.adapters.bfcl import (
     AST_CATEGORIES,
     IRRELEVANCE_CATEGORIES,
     OraclePair,
+    bfcl_prediction,
     load_bfcl,
     prediction_from_bfcl,
     read_oracle,
@@ -84,7 +86,7 @@ def judged(bfcl_dir: Path, records: dict[str, Record]) -> list[Judged]:
     out = []
     for p in read_oracle(bfcl_dir / "oracle" / "verdicts.jsonl"):
         r = records.get(p.id)
-        v = None if r is None else judge.judge_one(r, prediction_from_bfcl(r, p.prediction))
+        v = None if r is None else judge.judge_one(r, bfcl_prediction(r, p.prediction))
         out.append(Judged(p, v))
     return out
 
@@ -203,12 +205,45 @@ def test_fixed_judge_bugs_stay_fixed(judged: list[Judged]) -> None:
         assert j.ours == j.pair.bfcl_valid, key
 
 
-def test_prediction_renaming(records: dict[str, Record]) -> None:
+@pytest.mark.parametrize("mapper", [bfcl_prediction, prediction_from_bfcl])
+def test_prediction_renaming(records: dict[str, Record], mapper: Any) -> None:
     r = records["simple_python_1"]
-    p = prediction_from_bfcl(r, [{"math.factorial": {"number": 5}}, {}])
+    p = mapper(r, [{"math.factorial": {"number": 5}}, {}])
     assert [c.name for c in p.calls] == ["math_factorial"]
-    assert prediction_from_bfcl(r, [{"math.factorial": "x"}]).invalid
-    assert prediction_from_bfcl(r, [{"math.factorial_x": {}}]).calls[0].name == "math_factorial_x"
+    assert [c.arguments for c in p.calls] == [{"number": 5}]
+    assert mapper(r, [{"math.factorial_x": {}}]).calls[0].name == "math_factorial_x"
+    assert not p.invalid and not mapper(r, []).calls and not mapper(r, [{}]).invalid
+    for bad, reason in (
+        ({"math.factorial": {}}, "not a list of calls"),
+        (["math.factorial"], "a call is not a {name: arguments} object"),
+        ([{"math.factorial": "x"}], "arguments of 'math.factorial' are not an object"),
+    ):
+        q = mapper(r, bad)
+        assert q.invalid and q.invalid_reason == reason and not q.calls
+
+
+def test_light_predictions_and_direct_verdicts_match_the_full_path(
+    bfcl_dir: Path, records: dict[str, Record]
+) -> None:
+    """The per-pair path (``bfcl_prediction``, no pydantic model per call; ``judge_one``, which decides
+    the common cases where it finds them) gives, on every oracle pair, the verdict of the general path:
+    a validated ``Prediction`` through ``RulesJudge.judge`` and ``decide``."""
+    from plugineval.judge._core import decide
+
+    judge = Judge("rules")
+    rules = Judge("rules").rules
+    n = 0
+    for p in read_oracle(bfcl_dir / "oracle" / "verdicts.jsonl"):
+        r = records.get(p.id)
+        if r is None:
+            continue
+        fast = judge.judge_one(r, bfcl_prediction(r, p.prediction))
+        full = decide(rules.judge(r, prediction_from_bfcl(r, p.prediction)), rules)
+        assert [getattr(fast, f.name) for f in fields(RecordVerdict)] == [
+            getattr(full, f.name) for f in fields(RecordVerdict)
+        ], (p.id, p.variant)
+        n += 1
+    assert n > 16_000
 
 
 def test_keeping_exact_pairs_first_finds_the_best_pairing(records: dict[str, Record]) -> None:

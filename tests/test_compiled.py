@@ -36,7 +36,7 @@ sys.path[:0] = [root + "/tests", root + "/benchmarks"]
 import plugineval
 import plugineval.judge as J
 from plugineval.judge import Judge, _align, _core, _types, _values
-from plugineval.adapters.bfcl import load_bfcl, prediction_from_bfcl, read_oracle
+from plugineval.adapters.bfcl import load_bfcl, bfcl_prediction, read_oracle
 from _compiled_judge import bfcl_dir, verdict_row
 from judge_fixtures import load_cases, make_pred, make_record
 
@@ -57,7 +57,7 @@ records = {r.id: r for r in load_bfcl(d)}
 pairs = [p for p in read_oracle(d / "oracle" / "verdicts.jsonl") if p.id in records][:: int(sys.argv[2])]
 for p in pairs:
     r = records[p.id]
-    rows.append(verdict_row(judge.judge_one(r, prediction_from_bfcl(r, p.prediction))))
+    rows.append(verdict_row(judge.judge_one(r, bfcl_prediction(r, p.prediction))))
 files = {m.__name__: m.__file__ for m in (_align, _core, _types, _values)}
 print(json.dumps({"package": plugineval.__file__, "files": files, "compiled": J.COMPILED, "rows": rows}))
 """

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from .bfcl import load_bfcl, prediction_from_bfcl, record_from_bfcl
+from .bfcl import bfcl_prediction, load_bfcl, prediction_from_bfcl, record_from_bfcl
 
-__all__ = ["load_bfcl", "prediction_from_bfcl", "record_from_bfcl"]
+__all__ = ["bfcl_prediction", "load_bfcl", "prediction_from_bfcl", "record_from_bfcl"]

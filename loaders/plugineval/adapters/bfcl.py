@@ -17,7 +17,7 @@ judge scores the way BFCL's AST checker does wherever the two designs agree:
 
 Function names: BFCL names may contain dots (``us_history.get_president``), which OpenAI-style function
 calling rejects; they are renamed (invalid characters -> "_", collisions and over-long names made unique)
-and the mapping is kept in ``verification["bfcl_name_map"]``. ``prediction_from_bfcl`` applies the same
+and the mapping is kept in ``verification["bfcl_name_map"]``. ``bfcl_prediction`` applies the same
 renaming to a BFCL-format prediction (``[{func_name: {param: value}}]``).
 """
 
@@ -33,8 +33,6 @@ from pathlib import Path
 from typing import Any
 
 from ..schema import Call, DifficultyBasis, GoldAlternative, Prediction, Record, Source
-from ..schema.prediction import trusted_prediction
-from ..schema.record import trusted_call
 
 VERSION = "bfcl-v4"
 REFERENCE_TIME = "2026-01-01T00:00:00+00:00"
@@ -381,29 +379,64 @@ def load_bfcl(path: str | Path, categories: Iterable[str] | None = None) -> list
 
 
 # --- predictions ---------------------------------------------------------------------------------------
-def prediction_from_bfcl(record: Record, decoded: Any, pred_id: str | None = None) -> Prediction:
-    """A BFCL decoded prediction (``[{func_name: {param: value}}, ...]``) as a PluginEval Prediction,
-    renamed like the record's tools. ``[]`` and ``[{}]`` are no call (as in BFCL); anything that is
-    not the call format is ``invalid``."""
+@dataclass(slots=True)
+class BfclCall:
+    """One predicted call mapped from BFCL's format: what the judge reads of a ``Call`` (``name``,
+    ``arguments``), without a pydantic model built for every call on the per-pair path."""
+
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(slots=True)
+class BfclPrediction:
+    """A BFCL prediction mapped for the judge: the fields it reads of a ``Prediction`` (FC outputs carry
+    no text, so ``content`` stays None). ``to_prediction()`` gives the pydantic ``Prediction``."""
+
+    id: str
+    calls: list[BfclCall]
+    invalid: bool = False
+    invalid_reason: str | None = None
+    raw: Any = None
+    content: str | None = None
+
+    def to_prediction(self) -> Prediction:
+        return Prediction(
+            id=self.id,
+            calls=[Call(name=c.name, arguments=c.arguments) for c in self.calls],
+            invalid=self.invalid,
+            invalid_reason=self.invalid_reason,
+            raw=self.raw,
+        )
+
+
+_NO_CALLS: list[BfclCall] = []  # shared by invalid predictions and no-call ones: never appended to
+
+
+def bfcl_prediction(record: Record, decoded: Any, pred_id: str | None = None) -> BfclPrediction:
+    """A BFCL decoded prediction (``[{func_name: {param: value}}, ...]``) mapped for the judge, renamed
+    like the record's tools: the per-pair path of the conformance run. ``[]`` and ``[{}]`` are no call
+    (as in BFCL); anything that is not the call format is ``invalid``."""
     rid = pred_id or record.id
     if not isinstance(decoded, list):
-        return Prediction(id=rid, invalid=True, invalid_reason="not a list of calls", raw=decoded)
-    calls: list[Call] = []
+        return BfclPrediction(rid, _NO_CALLS, True, "not a list of calls", decoded)
     if not decoded:
-        return trusted_prediction(rid, calls)
+        return BfclPrediction(rid, _NO_CALLS)
+    calls: list[BfclCall] = []
     names: dict[str, str] = record.verification.get("bfcl_name_map") or {}
     for item in decoded:
         if not isinstance(item, dict):
-            return Prediction(id=rid, invalid=True, invalid_reason="a call is not a {name: arguments} object")
+            return BfclPrediction(rid, _NO_CALLS, True, "a call is not a {name: arguments} object")
         for fname, args in item.items():
             if not isinstance(args, dict):
-                return Prediction(
-                    id=rid, invalid=True, invalid_reason=f"arguments of {fname!r} are not an object"
-                )
-            # checked above (a str name, an object of arguments): built without a second validation
-            mapped = names.get(fname)
-            calls.append(trusted_call(mapped or map_call_name(str(fname), names), args))
-    return trusted_prediction(rid, calls)
+                return BfclPrediction(rid, _NO_CALLS, True, f"arguments of {fname!r} are not an object")
+            calls.append(BfclCall(names.get(fname) or map_call_name(str(fname), names), args))
+    return BfclPrediction(rid, calls)
+
+
+def prediction_from_bfcl(record: Record, decoded: Any, pred_id: str | None = None) -> Prediction:
+    """``bfcl_prediction`` as a (validated) PluginEval ``Prediction``."""
+    return bfcl_prediction(record, decoded, pred_id).to_prediction()
 
 
 # --- the oracle (BFCL's own checker's verdicts) --------------------------------------------------------

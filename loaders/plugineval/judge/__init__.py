@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..schema import Prediction, Record
+from ..schema.prediction import PredictionLike
 from . import _core
 from ._core import RulesJudge, Work, decide
 from ._types import ArgVerdict, Category, Outcome, Reason, RecordVerdict, Subtype
@@ -64,10 +65,9 @@ class Judge:
         """Compile the records' tool specs before judging (optional: judging compiles on first use)."""
         self.rules.prepare(records)
 
-    def judge_one(self, record: Record, pred: Prediction | None) -> RecordVerdict:
+    def judge_one(self, record: Record, pred: PredictionLike | None) -> RecordVerdict:
         """Rules only (no network): the verdict for one record."""
-        rules = self.rules
-        return decide(rules.judge(record, pred), rules)
+        return self.rules.verdict(record, pred)
 
     def run(
         self,

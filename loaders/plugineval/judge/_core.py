@@ -15,7 +15,8 @@ from datetime import datetime, tzinfo
 from types import MappingProxyType
 from typing import Any
 
-from ..schema import Call, GoldAlternative, Prediction, Record
+from ..schema import GoldAlternative, Record
+from ..schema.prediction import CallLike, PredictionLike
 from ._align import best_pairing, exact_types, has_number, is_exact, perfect_pairing
 from ._types import ACCEPTING, ArgVerdict, Category, Outcome, Reason, RecordVerdict, Subtype
 from ._values import _MISSING, _SIZED, ArgSpec, compare_value, is_empty, make_argspec, same
@@ -104,7 +105,7 @@ class Work:
     all its values (shared empty defaults: nothing appends to a Work)."""
 
     record: Record
-    pred: Prediction | None
+    pred: PredictionLike | None
     pairs: Sequence[tuple[int, int]]
     args: list[ArgVerdict]
     unmatched_gold: Sequence[int]
@@ -114,7 +115,7 @@ class Work:
     def __init__(
         self,
         record: Record,
-        pred: Prediction | None,
+        pred: PredictionLike | None,
         pairs: Sequence[tuple[int, int]] = _NO_PAIRS,
         args: list[ArgVerdict] | None = None,
         unmatched_gold: Sequence[int] = _NONE,
@@ -170,7 +171,9 @@ class RulesJudge:
         return None
 
     # --- one aligned pair --------------------------------------------------------------------
-    def _pair(self, plan: _RecordPlan, gi: int, pred: Call) -> tuple[list[ArgVerdict], dict[int, list[Any]]]:
+    def _pair(
+        self, plan: _RecordPlan, gi: int, pred: CallLike
+    ) -> tuple[list[ArgVerdict], dict[int, list[Any]]]:
         r = plan.record
         return self.pair_verdicts(
             r, gi, r.gold_calls[gi], plan.alts[gi], pred, plan.infos[gi], plan.ref, plan.tz, plan.numeric[gi]
@@ -180,9 +183,9 @@ class RulesJudge:
         self,
         record: Record,
         gi: int,
-        gold: Call,
+        gold: CallLike,
         alt: GoldAlternative,
-        pred: Call,
+        pred: CallLike,
         info: ToolInfo | None,
         ref: datetime,
         tz: tzinfo,
@@ -285,7 +288,34 @@ class RulesJudge:
         plan.infos = tuple(self._tool_of(plan, g.name) for g in record.gold_calls)
         return plan
 
-    def judge(self, record: Record, pred: Prediction | None) -> Work:
+    def verdict(self, record: Record, pred: PredictionLike | None) -> RecordVerdict:
+        """``decide(self.judge(record, pred), self)``: the rules' verdict on one record. The cases most
+        predictions fall in (a negative record, no call, one call for one gold call) are decided where
+        they are found, without the Work that an LLM judge may revise."""
+        if record.kind != "positive":
+            return _decide_negative(record, pred, self)
+        gold = record.gold_calls
+        if pred is None or pred.invalid or not gold:
+            return decide(Work(record, pred), self)
+        calls = pred.calls
+        if not calls:
+            return RecordVerdict(record.id, O_FN, C_MISS_RECALL, None, [], [g.name for g in gold])
+        if len(gold) != 1 or len(calls) != 1:
+            return decide(self.judge(record, pred), self)
+        g, c = gold[0], calls[0]
+        if c.name != g.name:
+            return RecordVerdict(record.id, O_FN, C_MISS_RECALL, None, [], [g.name], [c.name])
+        plan = self._plans.get(id(record))
+        if plan is None or plan.record is not record:
+            plan = self._plan(record)
+        ga = g.arguments
+        if plan.exact_ok[0] and is_exact(c.arguments, ga, plan.typed[0]):
+            return RecordVerdict(
+                record.id, O_TP, None, None, [ArgVerdict(0, k, R_EXACT, False, v, v) for k, v in ga.items()]
+            )
+        return _positive(record.id, self._pair(plan, 0, c)[0], [], [])
+
+    def judge(self, record: Record, pred: PredictionLike | None) -> Work:
         if pred is None or pred.invalid or record.kind != "positive" or not record.gold_calls:
             return Work(record, pred, _NO_PAIRS, [])
         gold, calls = record.gold_calls, pred.calls
@@ -359,7 +389,7 @@ class RulesJudge:
         return Work(record, pred, pairs, args, missed, free, acc_of)
 
     def _pair_rest(
-        self, plan: _RecordPlan, left_g: list[int], left_p: list[int], calls: list[Call]
+        self, plan: _RecordPlan, left_g: list[int], left_p: list[int], calls: Sequence[CallLike]
     ) -> list[tuple[int, int, list[ArgVerdict], dict[int, list[Any]]]]:
         """Gold and predicted calls of one tool that no exact pair took: the pairing with the most
         agreeing arguments (a perfect greedy fit when there is one), with each pair's verdicts."""
@@ -418,6 +448,13 @@ def decide(w: Work, rules: RulesJudge) -> RecordVerdict:
         return RecordVerdict(
             r.id, O_FN, C_INVALID_OUTPUT, None, args, gold_names, pred_names, False, None, detail
         )
+    return _positive(r.id, args, gold_names, pred_names)
+
+
+def _positive(
+    rid: str, args: list[ArgVerdict], gold_names: list[str], pred_names: list[str]
+) -> RecordVerdict:
+    """A valid prediction on a positive record: TP, or the one category and sub-type of its failure."""
     bad = failed = temporal = missing = False
     for a in args:
         reason = a.reason
@@ -441,11 +478,11 @@ def decide(w: Work, rules: RulesJudge) -> RecordVerdict:
     elif pred_names:
         category = C_SPURIOUS_CALL
     return RecordVerdict(
-        r.id, O_TP if category is None else O_FN, category, subtype, args, gold_names, pred_names
+        rid, O_TP if category is None else O_FN, category, subtype, args, gold_names, pred_names
     )
 
 
-def _decide_negative(r: Record, pred: Prediction | None, rules: RulesJudge) -> RecordVerdict:
+def _decide_negative(r: Record, pred: PredictionLike | None, rules: RulesJudge) -> RecordVerdict:
     if pred is None or pred.invalid:
         detail = "no prediction for this id" if pred is None else pred.invalid_reason
         return RecordVerdict(r.id, O_FP, C_INVALID_OUTPUT, None, None, None, None, False, None, detail)

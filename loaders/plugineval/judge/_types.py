@@ -77,6 +77,9 @@ ACCEPTING = frozenset(
 )
 
 
+_CORRECT = frozenset({Outcome.TP, Outcome.TN})
+
+
 @dataclass(slots=True)
 class ArgVerdict:
     """One argument of one aligned call pair."""
@@ -146,7 +149,7 @@ class RecordVerdict:
 
     @property
     def correct(self) -> bool:
-        return self.outcome in (Outcome.TP, Outcome.TN)
+        return self.outcome in _CORRECT
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {

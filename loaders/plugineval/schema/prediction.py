@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from pydantic import Field
 
@@ -23,6 +24,33 @@ class Prediction(StrictModel):
     cost_usd: float | None = None
     model: str | None = None
     error: str | None = None
+
+
+class CallLike(Protocol):
+    """What the judge reads of a predicted call: a ``Call``, or an adapter's lighter object."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def arguments(self) -> dict[str, Any]: ...
+
+
+class PredictionLike(Protocol):
+    """What the judge reads of a prediction: a ``Prediction``, or an adapter's lighter object that
+    holds the same fields (``adapters.bfcl.BfclPrediction``: no pydantic model built per pair)."""
+
+    @property
+    def calls(self) -> Sequence[CallLike]: ...
+
+    @property
+    def invalid(self) -> bool: ...
+
+    @property
+    def invalid_reason(self) -> str | None: ...
+
+    @property
+    def content(self) -> str | None: ...
 
 
 _EMPTY: dict[str, Any] = {}
