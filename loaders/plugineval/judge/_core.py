@@ -198,22 +198,24 @@ class RulesJudge:
         if numeric is None:
             numeric = frozenset(k for k, v in gold.arguments.items() if has_number(v))
         specs = info.args if info is not None else {}
-        # not is_empty(v), inlined: None, "", [] and {} say nothing (0 and False do)
-        pargs = {k: v for k, v in pred.arguments.items() if v is not None and (v or type(v) not in _SIZED)}
+        pa = pred.arguments
         gargs = gold.arguments
-        extra = () if pargs.keys() <= gargs.keys() else pargs.keys() - gargs.keys()
-        if extra:  # an extra argument given its schema default says nothing
-            for k in extra:
+        extra: list[str] = []  # predicted arguments the gold lacks, in the prediction's order
+        if not pa.keys() <= gargs.keys():
+            for k, v in pa.items():
+                # not is_empty(v), inlined: None, "", [] and {} say nothing (0 and False do)
+                if k in gargs or v is None or (not v and type(v) in _SIZED):
+                    continue
                 d = specs[k].default if k in specs else _MISSING
-                if d is not _MISSING and same(pargs[k], d):
-                    del pargs[k]
+                if d is _MISSING or not same(v, d):  # an extra argument given its schema default says nothing
+                    extra.append(k)
         out: list[ArgVerdict] = []
         rejected: dict[int, list[Any]] = {}  # index in out -> the accepted values it was compared with
         for k, gv in gargs.items():
             spec = specs.get(k, _GENERIC)
-            pv = pargs.get(k, _MISSING)
-            if pv is _MISSING:
-                if is_empty(gv) and k in pred.arguments and same(pred.arguments[k], gv):
+            pv = pa.get(k, _MISSING)
+            if pv is _MISSING or pv is None or (not pv and type(pv) in _SIZED):  # given empty: not given
+                if is_empty(gv) and pv is not _MISSING and same(pv, gv):
                     reason = R_EXACT  # the gold itself is empty (e.g. an empty list) and so is the prediction
                 elif spec.required and info is not None:
                     reason = R_MISSING
@@ -237,9 +239,8 @@ class RulesJudge:
             out.append(ArgVerdict(gi, k, reason, spec.time_valued, pv, gv, detail))
         if not extra:
             return out, rejected
-        for k, pv in pargs.items():
-            if k in gargs:
-                continue
+        for k in extra:
+            pv = pa[k]
             if k in alt.free:
                 out.append(ArgVerdict(gi, k, R_FREE, False, pv))
             elif info is not None and k not in info.known:

@@ -93,18 +93,11 @@ def _norm(s: str) -> str:
 
 
 @functools.lru_cache(maxsize=65536)
-def _place(s: str) -> str | None:
-    return canonical_place(s)
-
-
-@functools.lru_cache(maxsize=65536)
-def _money(s: str) -> tuple[float, str] | None:
-    return parse_money(s)
-
-
-@functools.lru_cache(maxsize=65536)
-def _quantity(s: str) -> tuple[float, str] | None:
-    return parse_quantity(s)
+def _facts(s: str) -> tuple[str | None, tuple[float, str] | None, tuple[float, str] | None, float | None]:
+    """What the text normalizers read in one string: the place it names, an amount of money, a
+    quantity with its unit, a number (None where there is none). One cache entry per string: a free
+    text that normalization did not settle goes through all four."""
+    return canonical_place(s), parse_money(s), parse_quantity(s), _number(s)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -134,10 +127,12 @@ def is_empty(v: Any) -> bool:
     return v is None or (type(v) in _SIZED and not v)
 
 
-def _close(a: float, b: float) -> bool:
+def _close(a: Any, b: Any) -> bool:
     """Equal numbers: integers exactly (ids, timestamps, cents), floats up to representation noise."""
+    if a == b:
+        return True
     if float(a).is_integer() and float(b).is_integer():
-        return float(a) == float(b)
+        return False
     return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
 
 
@@ -170,13 +165,20 @@ def compare_value(
         return _compare_list(value, accepted, spec, ref, tz)
     if isinstance(value, dict):
         return _compare_dict(value, accepted, ref, tz)
-    if is_number(value):
-        nums = [g for g in accepted if is_number(g)]
-        if any(_close(float(value), float(g)) for g in nums):
-            return R_NUMBER_EQUAL, None
-        strs = [g for g in accepted if isinstance(g, str)]
-        if strs and any((n := _number(g)) is not None and _close(n, float(value)) for g in strs):
-            return R_NUMBER_EQUAL, None
+    t = type(value)
+    if t is int or t is float:  # JSON numbers (a bool is neither)
+        texts = False
+        for g in accepted:
+            tg = type(g)
+            if tg is int or tg is float:
+                if _close(value, g):
+                    return R_NUMBER_EQUAL, None
+            elif tg is str:
+                texts = True
+        if texts:
+            for g in accepted:
+                if type(g) is str and (n := _number(g)) is not None and _close(n, value):
+                    return R_NUMBER_EQUAL, None
         return R_VALUE_MISMATCH, None
     if isinstance(value, str):
         return _compare_text(value, accepted, spec)
@@ -244,40 +246,42 @@ def _compare_dict(
 
 
 def _compare_text(value: str, accepted: list[Any], spec: ArgSpec) -> tuple[Reason, str | None]:
-    strs = [g for g in accepted if isinstance(g, str)]
+    strs = [g for g in accepted if type(g) is str]
     if not strs:
         if any(is_number(g) for g in accepted):
             n = _number(value)
-            if n is not None and any(is_number(g) and _close(n, float(g)) for g in accepted):
+            if n is not None and any(is_number(g) and _close(n, g) for g in accepted):
                 return R_NUMBER_EQUAL, None
         return R_VALUE_MISMATCH, None
     nv = _norm(value)
-    if any(nv == _norm(g) for g in strs):
-        return R_NORMALIZED, None
+    for g in strs:
+        if nv == _norm(g):
+            return R_NORMALIZED, None
     if spec.enum:
         return R_VALUE_MISMATCH, None
     decided_different = False
-    pp = _place(value)
+    pv = _facts(value)
+    gfs = [_facts(g) for g in strs]
+    pp = pv[0]
     if pp is not None:
-        for g in strs:
-            gp = _place(g)
+        for g, gf in zip(strs, gfs, strict=True):
+            gp = gf[0]
             if gp is not None:
                 if gp == pp:
                     return R_PLACE_ALIAS, f"{value!r} and {g!r} are both {pp}"
                 decided_different = True
-    for parse, reason in ((_money, R_MONEY_EQUAL), (_quantity, R_QUANTITY_EQUAL)):
-        pm = parse(value)
+    for pm, money, reason in ((pv[1], True, R_MONEY_EQUAL), (pv[2], False, R_QUANTITY_EQUAL)):
         if pm is not None:
-            for g in strs:
-                gm = parse(g)
+            for gf in gfs:
+                gm = gf[1] if money else gf[2]
                 if gm is not None:
                     if gm[1] == pm[1] and _close(gm[0], pm[0]):
                         return reason, None
                     decided_different = True
-    pn = _number(value)
+    pn = pv[3]
     if pn is not None:
-        for g in strs:
-            gn = _number(g)
+        for gf in gfs:
+            gn = gf[3]
             if gn is not None:
                 if _close(gn, pn):
                     return R_NUMBER_EQUAL, None
