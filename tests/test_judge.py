@@ -73,3 +73,37 @@ def test_hybrid_without_endpoint_runs_as_rules(monkeypatch: pytest.MonkeyPatch) 
 def test_bad_mode_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="judge mode must be one of"):
         Judge("strict")  # type: ignore[arg-type]
+
+
+def test_every_route_to_a_verdict_agrees() -> None:
+    """``judge_one`` and ``Judge.run`` in rules mode decide the common cases where they find them; on
+    every case file record they give the verdict of the general path, ``decide(RulesJudge.judge(...))``
+    (the one the LLM judge revises)."""
+    from dataclasses import fields
+
+    from plugineval.judge import RecordVerdict
+    from plugineval.judge._core import RulesJudge, decide
+
+    recs, preds = [], {}
+    for i, case in enumerate(ARG_CASES):
+        ann = {case["tool"]: case["ann"]} if "ann" in case else None
+        alts = [case["alt"]] if "alt" in case else None
+        recs.append(make_record(f"a{i}", gold=[(case["tool"], case["gold"])], alts=alts, ann=ann))
+        preds[f"a{i}"] = make_pred(f"a{i}", [(case["tool"], case["pred"])])
+    for i, case in enumerate(REC_CASES):
+        gold = [tuple(g) for g in case.get("gold", [])]
+        recs.append(make_record(f"r{i}", kind=case["kind"], gold=gold, scope=case.get("scope")))  # type: ignore[arg-type]
+        pred = case["pred"]
+        preds[f"r{i}"] = make_pred(f"r{i}", [tuple(c) for c in pred] if isinstance(pred, list) else pred)
+    del preds["r0"]  # one record without a prediction line
+    rules = RulesJudge()
+    ran = Judge("rules").run(recs, preds)
+    assert list(ran) == [r.id for r in recs]
+
+    def row(v: RecordVerdict) -> list[Any]:
+        return [getattr(v, f.name) for f in fields(RecordVerdict)]
+
+    for r in recs:
+        general = row(decide(rules.judge(r, preds.get(r.id)), rules))
+        assert row(JUDGE.judge_one(r, preds.get(r.id))) == general, r.id
+        assert row(ran[r.id]) == general, r.id

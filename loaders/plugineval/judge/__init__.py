@@ -77,6 +77,15 @@ class Judge:
     ) -> dict[str, RecordVerdict]:
         from ..sources import no_gc
 
+        if self.llm is None:  # rules only: nothing will revise the Work, so each record is decided at once
+            verdict = self.rules.verdict
+            out: dict[str, RecordVerdict] = {}
+            with no_gc():
+                for r in records:
+                    out[r.id] = verdict(r, predictions.get(r.id))
+                    if progress is not None:
+                        progress(1)
+            return out
         works = []
         with no_gc():
             for r in records:
