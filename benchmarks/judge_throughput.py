@@ -79,6 +79,28 @@ def bfcl(repeat: int, checker_dir: Path | None, compiled: bool = False) -> None:
     side_by_side(records, pairs, checker_dir, max(repeat, 5), compiled)
 
 
+def judge_runner(
+    j1: Callable[[Record, Any], Any], work: list[tuple[Record, list[Any]]]
+) -> Callable[[], list[bool]]:
+    """The judge's side of the comparison with BFCL's checker: per pair, decode the raw FC output with
+    BFCL's own decoder (inline, as BFCL's checker does), map it (``bfcl_prediction``), judge it."""
+    from _bfcl_checker import fc_decode
+
+    from plugineval.adapters.bfcl import bfcl_prediction
+
+    def run() -> list[bool]:
+        out = []
+        for r, raw in work:
+            try:
+                decoded = fc_decode(raw)
+            except Exception:
+                decoded = raw
+            out.append(j1(r, bfcl_prediction(r, decoded)).correct)
+        return out
+
+    return run
+
+
 def side_by_side(
     records: dict[str, Record],
     pairs: list[Any],
@@ -91,9 +113,7 @@ def side_by_side(
     With ``compiled``, the compiled judge (PLUGINEVAL_COMPILE=1) takes its turn in the same runs, in a
     worker process (benchmarks/_compiled_judge.py), once it has given the pure judge's verdict on every
     pair."""
-    from _bfcl_checker import fc_decode, fc_encode, load
-
-    from plugineval.adapters.bfcl import bfcl_prediction
+    from _bfcl_checker import fc_encode, load
 
     checker = load(checker_dir, {p.category for p in pairs})
     if checker is None:
@@ -112,17 +132,7 @@ def side_by_side(
     work = [(records[pid], raw) for pid, raw in items]
 
     def ours_on(work: list[tuple[Record, list[Any]]]) -> Callable[[], list[bool]]:
-        def run() -> list[bool]:
-            out = []
-            for r, raw in work:
-                try:
-                    decoded = fc_decode(raw)
-                except Exception:
-                    decoded = raw
-                out.append(j1(r, bfcl_prediction(r, decoded)).correct)
-            return out
-
-        return run
+        return judge_runner(j1, work)
 
     run_ours = ours_on(work)
     run_ours()

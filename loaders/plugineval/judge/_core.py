@@ -300,7 +300,8 @@ class RulesJudge:
             return decide(Work(record, pred), self)
         calls = pred.calls
         if not calls:
-            return RecordVerdict(record.id, O_FN, C_MISS_RECALL, None, [], [g.name for g in gold])
+            missed = [gold[0].name] if len(gold) == 1 else [g.name for g in gold]
+            return RecordVerdict(record.id, O_FN, C_MISS_RECALL, None, [], missed)
         if len(gold) != 1 or len(calls) != 1:
             return decide(self.judge(record, pred), self)
         g, c = gold[0], calls[0]
@@ -487,7 +488,8 @@ def _decide_negative(r: Record, pred: PredictionLike | None, rules: RulesJudge) 
     if pred is None or pred.invalid:
         detail = "no prediction for this id" if pred is None else pred.invalid_reason
         return RecordVerdict(r.id, O_FP, C_INVALID_OUTPUT, None, None, None, None, False, None, detail)
-    names = [c.name for c in pred.calls]
+    calls = pred.calls
+    names = [c.name for c in calls] if calls else []
     if not names:
         hit = False
     elif r.negative_scope == "global":
