@@ -27,10 +27,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-COUNTERS = {  # cachegrind's summary line -> our name
+COUNTERS = {  # cachegrind's summary line (spaces squeezed) -> our name
     "I refs": "instructions",
-    "I1  misses": "I1 misses",
-    "D1  misses": "D1 misses",
+    "I1 misses": "I1 misses",
+    "D refs": "data reads+writes",
+    "D1 misses": "D1 misses",
     "LL misses": "LL misses",
 }
 
@@ -88,7 +89,7 @@ def counted(side: str, runs: int, cache_sim: bool, checker_dir: Path | None) -> 
         )
     out: dict[str, int] = {}
     for line in p.stderr.splitlines():
-        body = re.sub(r"^==\d+== ", "", line)
+        body = re.sub(r"\s+", " ", re.sub(r"^==\d+== ", "", line))
         for label, name in COUNTERS.items():
             if body.startswith(label + ":"):
                 out[name] = int(body.split(":", 1)[1].split()[0].replace(",", ""))
@@ -125,7 +126,8 @@ def main() -> None:
     )
     for k in per["judge"]:
         b, j = per["BFCL"][k], per["judge"][k]
-        print(f"  {k:12s} per pair: BFCL {b:9,.0f}  judge {j:9,.0f}  BFCL / judge {b / j:.2f}x")
+        ratio = f"BFCL / judge {b / j:.2f}x" if min(b, j) >= 1 else "(next to none: no ratio)"
+        print(f"  {k:18s} per pair: BFCL {b:9,.0f}  judge {j:9,.0f}  {ratio}")
 
 
 if __name__ == "__main__":
