@@ -107,3 +107,33 @@ def test_every_route_to_a_verdict_agrees() -> None:
         general = row(decide(rules.judge(r, preds.get(r.id)), rules))
         assert row(JUDGE.judge_one(r, preds.get(r.id))) == general, r.id
         assert row(ran[r.id]) == general, r.id
+
+
+def test_a_time_valued_argument_is_marked_temporal_on_every_path() -> None:
+    """``temporal`` says the argument is time-valued, whether the call it is in was exact (decided at
+    once) or had another argument wrong (compared argument by argument), alone or among several calls."""
+    gold = [("weather", {"city": "北京", "date": "2026-03-19"})]
+    rec = make_record("t", gold=gold)
+    two = make_record("t2", gold=[*gold, ("weather", {"city": "上海", "date": "2026-03-20"})])
+    cases = [
+        (rec, [("weather", {"city": "北京", "date": "2026-03-19"})]),
+        (rec, [("weather", {"city": "南京", "date": "2026-03-19"})]),
+        (
+            two,
+            [
+                ("weather", {"city": "上海", "date": "2026-03-20"}),
+                ("weather", {"city": "北京", "date": "2026-03-19"}),
+            ],
+        ),
+        (
+            two,
+            [
+                ("weather", {"city": "上海", "date": "2026-03-20"}),
+                ("weather", {"city": "南京", "date": "2026-03-19"}),
+            ],
+        ),
+    ]
+    for r, calls in cases:
+        v = JUDGE.judge_one(r, make_pred(r.id, calls))
+        flags = {(a.call, a.arg): a.temporal for a in v.arguments}
+        assert flags and all(t == (arg == "date") for (_, arg), t in flags.items()), (calls, flags)

@@ -142,6 +142,8 @@ class _RecordPlan:
     typed: tuple[Callable[[dict[str, Any]], bool] | None, ...]  # per gold call: see exact_types
     tools: dict[str, ToolInfo | None] = field(default_factory=dict)  # offered tool name -> its specs
     infos: tuple[ToolInfo | None, ...] = ()  # per gold call: its tool's specs
+    # per gold call: (argument, time-valued, gold value) for each argument, the rows of an exact pair
+    exact_rows: tuple[tuple[tuple[str, bool, Any], ...], ...] = ()
 
 
 class RulesJudge:
@@ -287,6 +289,13 @@ class RulesJudge:
             record, ref, ref.tzinfo, record.alternatives(), exact_ok, numeric, typed
         )
         plan.infos = tuple(self._tool_of(plan, g.name) for g in record.gold_calls)
+        plan.exact_rows = tuple(
+            tuple(
+                (k, info is not None and k in info.args and info.args[k].time_valued, v)
+                for k, v in g.arguments.items()
+            )
+            for g, info in zip(record.gold_calls, plan.infos, strict=True)
+        )
         return plan
 
     def verdict(self, record: Record, pred: PredictionLike | None) -> RecordVerdict:
@@ -313,7 +322,11 @@ class RulesJudge:
         ga = g.arguments
         if plan.exact_ok[0] and is_exact(c.arguments, ga, plan.typed[0]):
             return RecordVerdict(
-                record.id, O_TP, None, None, [ArgVerdict(0, k, R_EXACT, False, v, v) for k, v in ga.items()]
+                record.id,
+                O_TP,
+                None,
+                None,
+                [ArgVerdict(0, k, R_EXACT, t, v, v) for k, t, v in plan.exact_rows[0]],
             )
         return _positive(record.id, self._pair(plan, 0, c)[0], [], [])
 
@@ -332,7 +345,10 @@ class RulesJudge:
             ga = gold[0].arguments
             if plan.exact_ok[0] and is_exact(calls[0].arguments, ga, plan.typed[0]):
                 return Work(
-                    record, pred, _ONE_PAIR, [ArgVerdict(0, k, R_EXACT, False, v, v) for k, v in ga.items()]
+                    record,
+                    pred,
+                    _ONE_PAIR,
+                    [ArgVerdict(0, k, R_EXACT, t, v, v) for k, t, v in plan.exact_rows[0]],
                 )
             verdicts, rejected = self._pair(plan, 0, calls[0])
             return Work(record, pred, _ONE_PAIR, verdicts, _NONE, _NONE, rejected)
@@ -353,7 +369,7 @@ class RulesJudge:
                 for pj in free:
                     if names[pj] == gname and is_exact(calls[pj].arguments, ga, check):
                         free.remove(pj)
-                        verdicts = [ArgVerdict(gi, k, R_EXACT, False, v, v) for k, v in ga.items()]
+                        verdicts = [ArgVerdict(gi, k, R_EXACT, t, v, v) for k, t, v in plan.exact_rows[gi]]
                         if rest:
                             later[gi] = (pj, verdicts, None)
                         else:
