@@ -6,5 +6,5 @@ bump SCORER_VERSION when a metric computed from the same verdicts can change.
 
 __version__ = "0.1.0"
 SCHEMA_VERSION = "1.0"
-JUDGE_VERSION = "1.0.1"  # 1.0.1: per-argument verdicts of a multi-call record listed in gold-call order
+JUDGE_VERSION = "1.0.2"  # 1.0.2: exact arguments marked temporal when time-valued; integers compared exactly
 SCORER_VERSION = "1.0.0"
