@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from pydantic import Field
 
-from ._base import StrictModel, assemble, trusted
+from ._base import StrictModel
 from .record import Call
 
 
@@ -51,18 +51,3 @@ class PredictionLike(Protocol):
 
     @property
     def content(self) -> str | None: ...
-
-
-_EMPTY: dict[str, Any] = {}
-
-
-def trusted_prediction(pred_id: str, calls: list[Call]) -> Prediction:
-    """``Prediction(id=pred_id, calls=calls)`` without validation, for a caller that checked both (a
-    non-empty str id, a list of Call): the hot path of mapping BFCL predictions. The other fields take
-    their defaults, in declaration order (the class's own template, taken from the first call)."""
-    if not _EMPTY:
-        _EMPTY.update(trusted(Prediction, {"id": "-"}).__dict__)
-    d = _EMPTY.copy()
-    d["id"] = pred_id
-    d["calls"] = calls
-    return assemble(Prediction, d, {"id", "calls"})
