@@ -448,9 +448,13 @@ def _choose_file(page, path: Path) -> None:  # type: ignore[no-untyped-def]
     most three rounds; the last failure leaves a screenshot)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    # the visible match: the box can also hold a hidden element naming the file (the screenshot of a
-    # failed run showed good.jsonl in the box while the first match never became visible)
-    shown = page.locator("#upload").get_by_text(path.name).filter(visible=True).first
+    # Gradio names the file two ways: as the text of its row, or, after the box was cleared, in the
+    # row's aria-label with the stem and the extension in separate spans (" good .jsonl": no text
+    # match; a failed run's screenshot showed good.jsonl in the box). Either, visible.
+    box_ = page.locator("#upload")
+    shown = (
+        box_.get_by_text(path.name).or_(box_.get_by_label(path.name, exact=True)).filter(visible=True).first
+    )
     for attempt in range(3):
         page.get_by_role("tab", name="Live judge").click()
         box = page.locator("#upload input[type=file]").first
