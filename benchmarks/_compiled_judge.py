@@ -165,7 +165,8 @@ class Worker:
 def _worker() -> None:
     """Load the BFCL oracle pairs as judge_throughput.side_by_side does, then answer requests."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from _bfcl_checker import decode_or_raw, fc_decode, fc_encode
+    from _bfcl_checker import decode_or_raw, fc_encode
+    from judge_throughput import judge_runner
 
     import plugineval
     import plugineval.judge as J
@@ -190,15 +191,8 @@ def _worker() -> None:
     def verdicts(items: list[Any]) -> list[Any]:
         return [j1(r, bfcl_prediction(r, decode_or_raw(raw))) for r, raw in items]
 
-    def run(items: list[Any]) -> list[bool]:  # judge_throughput.side_by_side's run_ours, line for line
-        out = []
-        for r, raw in items:
-            try:
-                decoded = fc_decode(raw)
-            except Exception:
-                decoded = raw
-            out.append(j1(r, bfcl_prediction(r, decoded)).correct)
-        return out
+    # the loop judge_throughput times for the pure judge, here over the compiled one's judge_one
+    runs = {None: judge_runner(j1, work)} | {v: judge_runner(j1, items) for v, items in by.items()}
 
     for line in sys.stdin:
         req = json.loads(line)
@@ -215,11 +209,11 @@ def _worker() -> None:
                 gc.disable()
             send(gc.isenabled())
         elif op == "time":  # one pass over all pairs or one variant's
-            items = work if req.get("variant") is None else by[req["variant"]]
+            run = runs[req.get("variant")]
             if req.get("warm"):
-                run(items)
+                run()
             t0 = time.perf_counter()
-            run(items)
+            run()
             send(time.perf_counter() - t0)
         else:
             send({"error": f"unknown op {op}"})
