@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -137,3 +138,47 @@ def test_a_time_valued_argument_is_marked_temporal_on_every_path() -> None:
         v = JUDGE.judge_one(r, make_pred(r.id, calls))
         flags = {(a.call, a.arg): a.temporal for a in v.arguments}
         assert flags and all(t == (arg == "date") for (_, arg), t in flags.items()), (calls, flags)
+
+
+def test_alternative_calls_and_extra_round_trip_through_a_row() -> None:
+    """``alternative_calls`` is a JSON string column like ``gold_alternatives``; a row written before
+    it existed loads with ``[]``; only a positive may have one; an annotation's ``derived_default``
+    survives the ``tool_annotations`` column and is left out where there is none."""
+    from plugineval.schema import JSON_COLUMNS, AlternativeCalls, Record, SchemaError
+
+    assert "alternative_calls" in JSON_COLUMNS
+    ann = {"weather": {"date": {"time_valued": True}}}
+    rec = make_record(
+        "rt", gold=[("weather", {"city": "上海"})], alts=[{"extra": {"date": ["2026-03-18"]}}], ann=ann
+    )
+    other = AlternativeCalls.model_validate(
+        {
+            "calls": [{"name": "search", "arguments": {"from_city": "北京"}}],
+            "alternatives": [{"free": ["note"]}],
+        }
+    )
+    rec = rec.model_copy(update={"alternative_calls": [other]})
+    row = rec.to_row()
+    assert isinstance(row["alternative_calls"], str) and '"calls"' in row["alternative_calls"]
+    assert '"derived_default"' not in row["tool_annotations"]
+    back = Record.from_row(row)
+    assert back == rec and back.alternative_calls[0].alternatives[0].free == ["note"]
+    assert back.gold_alternatives[0].extra == {"date": ["2026-03-18"]}
+    old = dict(row)
+    del old["alternative_calls"]
+    assert Record.from_row(old).alternative_calls == []
+    neg = make_record("n", kind="neg_B").to_row()
+    neg["alternative_calls"] = row["alternative_calls"]
+    with pytest.raises(SchemaError, match="only a positive"):
+        Record.from_row(neg)
+    with pytest.raises(ValueError, match="align"):
+        AlternativeCalls.model_validate({"calls": [{"name": "weather"}], "alternatives": [{}, {}]})
+    derived = {"hotel": {"date_to": {"derived_default": {"from_argument": "date_from", "days": 6}}}}
+    row["tool_annotations"] = json.dumps(derived)
+    typed = Record.from_row(row)
+    dd = typed.tool_annotations["hotel"]["date_to"].derived_default
+    assert dd is not None and (dd.from_argument, dd.days) == ("date_from", 6)
+    assert json.loads(typed.to_row()["tool_annotations"])["hotel"]["date_to"]["derived_default"] == {
+        "from_argument": "date_from",
+        "days": 6,
+    }

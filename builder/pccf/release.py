@@ -39,6 +39,7 @@ RECORD_SCHEMA = pa.schema(
         ("tool_annotations", pa.string()),
         ("gold_calls", pa.string()),
         ("gold_alternatives", pa.string()),
+        ("alternative_calls", pa.string()),
         ("difficulty", pa.string()),
         ("difficulty_basis", pa.string()),
         ("primary_scenario", pa.string()),

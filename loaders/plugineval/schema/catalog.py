@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 from ._base import ID_PATTERN, TOOL_NAME_PATTERN, StrictModel
 
@@ -31,12 +31,30 @@ BoundaryKind = Literal[
 ]
 
 
+class DerivedDefault(StrictModel):
+    """The tool's default for an argument, when left out: the date in ``from_argument`` plus ``days``
+    days (``date_to`` defaults to ``date_from`` + 6 days)."""
+
+    from_argument: str = Field(min_length=1)
+    days: int
+
+
 class ArgAnnotation(StrictModel):
     """Judge-only knowledge about one argument."""
 
     aliases: dict[str, Scalar] = Field(default_factory=dict)
     """Declared synonyms: surface form -> canonical value (e.g. 二等座 -> second_class)."""
     time_valued: bool = False
+    derived_default: DerivedDefault | None = None
+    """Where the tool's default for this argument follows from another argument (a date plus days)."""
+
+    @model_serializer(mode="wrap")
+    def _omit_no_derived_default(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # an argument without one serializes as before: rows and the catalog dump do not grow a null
+        out: dict[str, Any] = handler(self)
+        if out.get("derived_default", 0) is None:
+            del out["derived_default"]
+        return out
 
 
 class ToolExample(StrictModel):

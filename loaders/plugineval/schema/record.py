@@ -34,6 +34,7 @@ JSON_COLUMNS: tuple[str, ...] = (
     "tool_annotations",
     "gold_calls",
     "gold_alternatives",
+    "alternative_calls",
     "difficulty_basis",
     "source",
     "verification",
@@ -57,9 +58,31 @@ class GoldAlternative(StrictModel):
     values: dict[str, list[Any]] = Field(default_factory=dict)
     omittable: list[str] = Field(default_factory=list)
     free: list[str] = Field(default_factory=list)
+    extra: dict[str, list[Any]] = Field(default_factory=dict)
+    """An argument the gold call leaves out that a prediction may add with one of these values."""
 
 
 _NO_ALTERNATIVE = GoldAlternative()
+
+
+class AlternativeCalls(StrictModel):
+    """Another complete call list that serves the request as well as ``gold_calls`` (SPEC §2), with
+    its own accepted variation aligned with ``calls`` by position (or none)."""
+
+    calls: list[Call] = Field(min_length=1)
+    alternatives: list[GoldAlternative] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _check_aligned(self) -> AlternativeCalls:
+        if self.alternatives and len(self.alternatives) != len(self.calls):
+            raise ValueError("alternatives must align with calls (same length)")
+        return self
+
+    def aligned(self) -> list[GoldAlternative]:
+        """Alternatives aligned with calls (empty ones when there are none)."""
+        if self.alternatives:
+            return list(self.alternatives)
+        return [_NO_ALTERNATIVE] * len(self.calls)
 
 
 class DifficultyBasis(StrictModel):
@@ -102,6 +125,7 @@ class Record(StrictModel):
     tool_annotations: dict[str, dict[str, ArgAnnotation]] = Field(default_factory=dict)
     gold_calls: list[Call] = Field(default_factory=list)
     gold_alternatives: list[GoldAlternative] = Field(default_factory=list)
+    alternative_calls: list[AlternativeCalls] = Field(default_factory=list)
     difficulty: Difficulty
     difficulty_basis: DifficultyBasis
     primary_scenario: str
@@ -135,6 +159,8 @@ class Record(StrictModel):
             raise ValueError("a negative record has no gold_calls")
         if self.gold_alternatives and len(self.gold_alternatives) != len(self.gold_calls):
             raise ValueError("gold_alternatives must align with gold_calls (same length)")
+        if self.alternative_calls and self.kind != "positive":
+            raise ValueError("only a positive record has alternative_calls")
         return self
 
     @property
