@@ -59,7 +59,7 @@ class DomainServer(MCPServer[Any]):
         self._listing = [
             MCPTool(
                 name=t.spec.name,
-                description=t.spec.description,
+                description=t.spec.shown_description,
                 input_schema=t.spec.parameters,
                 output_schema=t.spec.output,
             )

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, model_validator
+from pydantic import Field, PrivateAttr, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 from ._base import ID_PATTERN, TOOL_NAME_PATTERN, StrictModel
+from .disclosure import shown_description
 
 Scalar = str | int | float | bool
 
@@ -70,6 +71,8 @@ class ToolSpec(StrictModel):
     annotations: dict[str, ArgAnnotation] = Field(default_factory=dict)
     stateful: bool = False
     examples: list[ToolExample] = Field(min_length=1)
+    _shown: str | None = PrivateAttr(default=None)
+    """The model-facing description, composed by the plugin (``disclosure.shown_description``)."""
 
     @model_validator(mode="after")
     def _check_schema_shape(self) -> ToolSpec:
@@ -97,11 +100,22 @@ class ToolSpec(StrictModel):
         req: list[str] = self.parameters.get("required", [])
         return req
 
+    @property
+    def shown_description(self) -> str:
+        """What the model reads: the authored ``description`` plus the plugin's capability statement and
+        every boundary the tool enforces (composed when its plugin is validated). ``description`` stays
+        the authored text, for people (``plugineval catalog show``)."""
+        return self._shown if self._shown is not None else self.description
+
     def openai_function(self) -> dict[str, Any]:
         """The tool as a model sees it: OpenAI function format, no judge-only keys."""
         return {
             "type": "function",
-            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+            "function": {
+                "name": self.name,
+                "description": self.shown_description,
+                "parameters": self.parameters,
+            },
         }
 
 
@@ -180,6 +194,13 @@ class Plugin(StrictModel):
     tools: list[ToolSpec] = Field(min_length=1)
     boundaries: list[Boundary] = Field(default_factory=list)
     scenarios: list[Scenario] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _compose_shown_descriptions(self) -> Plugin:
+        # once, in the core: every consumer of openai_function() reads the same text
+        for t in self.tools:
+            t._shown = shown_description(self, t)
+        return self
 
     @property
     def tool_names(self) -> list[str]:
