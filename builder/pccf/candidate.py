@@ -16,6 +16,7 @@ from plugineval.baselines.router import ReferenceRouter
 from plugineval.catalog import Catalog
 from plugineval.schema import Call, Record
 
+from ..synth.consistency import contradiction, same_ends
 from ..synth.grammar import Pattern, PluginGrammar
 from ..synth.synthesizer import Candidate, instantiate
 from .config import BuildConfig
@@ -90,10 +91,14 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
         cand = await _llm_query(ctx, cand, plugin, scenario)
         if cand is None:
             return {"status": "rejected", "reason": "synthesizer_dropped_values", "pattern": pattern.id}
+    if contradiction(cat, cand.query, cand.reference_time, cand.intended_calls):
+        return {"status": "rejected", "reason": "self_contradictory", "pattern": pattern.id}
     v = await ctx.stage1.verify(cand, plugin, scenario, db)
     base = {"pattern": pattern.id, "rounds": v.rounds}
     if not v.accepted:
         return {**base, "status": "rejected", "reason": v.reason}
+    if v.gold and same_ends(cat, v.gold):
+        return {**base, "status": "rejected", "reason": "gold_self_contradictory"}
     tools = offered_for(ctx, key, plugin, scenario)
     declared = pattern_steps(pattern, g) | set(cand.declared_steps)
     info: dict[str, Any] = {"declared_steps": sorted(declared)}
@@ -276,7 +281,8 @@ def _record(
         tools=[cat.tool(t).openai_function() for t in tools],
         tool_annotations=annotations_for(cat, tools),
         gold_calls=gold,
-        gold_alternatives=alternatives_for(cat, gold),
+        gold_alternatives=(v.alternatives or alternatives_for(cat, gold)) if gold else [],
+        alternative_calls=v.alternative_calls if gold else [],
         difficulty=difficulty,  # type: ignore[arg-type]
         difficulty_basis=basis,  # type: ignore[arg-type]
         primary_scenario=scenario.id,

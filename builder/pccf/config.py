@@ -31,6 +31,7 @@ class Stage1(_Strict):
     lambda_out: float = Field(default=0.5, ge=0.0, le=1.0)
     abstention_score: float = Field(default=0.9, ge=0.0, le=1.0)
     content_validation: bool = True
+    alternatives: bool = True  # execute the gold's plausible variants; accept those with the gold's answer
 
     @model_validator(mode="after")
     def _sum(self) -> Stage1:

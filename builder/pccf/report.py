@@ -144,6 +144,7 @@ def build_report(
             "plugins": len({r.target_plugin for r in recs}),
             "plugin_negative_kinds": len({(r.target_plugin, r.kind) for r in recs if r.kind != "positive"}),
             "neg_b_needed_offered_share": _needed_offered_share(recs, router.catalog),
+            "alternatives": alternatives_summary(pos),
             "coverage": [
                 {"unit": "/".join(u), "budget": b, "verified": st.coverage.counts.get(u, 0)}
                 for u, b in sorted(st.coverage.budgets.items())
@@ -177,6 +178,34 @@ def build_report(
             ),
         }
     return out
+
+
+def alternatives_summary(positives: list[Record]) -> dict[str, Any]:
+    """Accepted alternatives by kind (SPEC §3): entries found by execution (``extra``, ``values``,
+    ``omittable`` beyond the schema defaults, ``alternative_calls`` lists), the records holding any,
+    and the variants tried and accepted per source (entailed, wording, proposal)."""
+    entries: Counter[str] = Counter()
+    tried: Counter[str] = Counter()
+    accepted: Counter[str] = Counter()
+    with_any = 0
+    for r in positives:
+        n = len(r.alternative_calls)
+        entries["alternative_calls"] += n
+        for a in r.gold_alternatives:
+            entries["extra"] += sum(len(v) for v in a.extra.values())
+            entries["values"] += sum(len(v) for v in a.values.values())
+            n += sum(len(v) for v in a.extra.values()) + sum(len(v) for v in a.values.values())
+        with_any += n > 0
+        ev = (r.verification.get("evidence") or {}).get("alternatives") or {}
+        tried.update(ev.get("tried") or {})
+        accepted.update(ev.get("accepted") or {})
+    return {
+        "positives": len(positives),
+        "positives_with_alternatives": with_any,
+        "entries": dict(sorted(entries.items())),
+        "variants_tried": dict(sorted(tried.items())),
+        "variants_accepted": dict(sorted(accepted.items())),
+    }
 
 
 def _needed_offered_share(recs: list[Record], catalog: Catalog) -> float | None:
@@ -256,6 +285,21 @@ def report_markdown(r: dict[str, Any]) -> str:
             f"Test queries with a train near-duplicate: raw {_pct(c['test_with_train_near_duplicate_raw'])}, masked "
             f"{_pct(c['test_with_train_near_duplicate_masked'])}; masked patterns shared: {c['masked_patterns_shared']}"
         )
+    lines += [
+        "",
+        "Accepted alternatives by execution (per split: records with any; entries by kind; variants tried → accepted):",
+    ]
+    for name, info in r["splits"].items():
+        a = info.get("alternatives") or {}
+        if a:
+            lines.append(
+                f"- {name}: {a['positives_with_alternatives']} of {a['positives']} positives; entries "
+                + (", ".join(f"{k} {v}" for k, v in a["entries"].items()) or "none")
+                + "; tried "
+                + (", ".join(f"{k} {v}" for k, v in a["variants_tried"].items()) or "none")
+                + " → accepted "
+                + (", ".join(f"{k} {v}" for k, v in a["variants_accepted"].items()) or "none")
+            )
     lines += ["", "Roles:"] + [f"- {k}: {v}" for k, v in r["roles"].items()]
     lines += ["", "Stopped: " + ", ".join(f"{k}: {v}" for k, v in r["stopped"].items())]
     moved = r.get("reallocated_from_exhausted_units") or {}

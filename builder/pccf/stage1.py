@@ -10,10 +10,11 @@ from typing import Any
 from plugineval.catalog import Catalog
 from plugineval.jsonschema_lite import Validator
 from plugineval.judge._core import RulesJudge, decide
-from plugineval.schema import Call, Plugin, Record, Scenario
+from plugineval.schema import Call, GoldAlternative, Plugin, Record, Scenario
 
 from ..synth.synthesizer import Candidate
 from ..tools.server import ToolExecutor
+from .alternatives import AlternativeFinder
 from .config import Stage1
 from .evaluators import OBSERVABLE_STEPS, ArgumentEvaluator, ResultEvaluator
 from .generators import TEXT_ONLY, Generator, Proposal, Task
@@ -32,6 +33,8 @@ class Verification:
     trace: list[dict[str, Any]] = field(default_factory=list)
     intended_differs: bool | None = None
     outcome: str | None = None  # "call" | "abstain"
+    alternatives: list[GoldAlternative] = field(default_factory=list)  # aligned with gold
+    alternative_calls: list[dict[str, Any]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -69,6 +72,7 @@ class StageOne:
         self.rules = RulesJudge()
         self._validators: dict[str, Validator] = {}
         self.proposals = 0
+        self.alternatives = AlternativeFinder(catalog, self)
 
     def _validator(self, tool: str) -> Validator:
         v = self._validators.get(tool)
@@ -341,6 +345,19 @@ class StageOne:
             outcome="call",
         )
 
+    async def add_alternatives(self, v: Verification, task: Task) -> None:
+        """The gold's accepted alternatives: omittable defaults, and (unless switched off) the
+        variants that execution shows to give the gold's answer (``alternatives.py``)."""
+        from .records import alternatives_for
+
+        base = alternatives_for(self.catalog, v.gold)
+        if not self.cfg.alternatives:
+            v.alternatives = base
+            return
+        found = await self.alternatives.find(task.query, task.reference_time, v.gold, base, v.trace)
+        v.alternatives, v.alternative_calls = found.alternatives, found.alternative_calls
+        v.evidence["alternatives"] = found.summary()
+
     # --- per kind -----------------------------------------------------------------------------
     async def verify(self, cand: Candidate, plugin: Plugin, scenario: Scenario, db: Any) -> Verification:
         task = Task(
@@ -355,6 +372,8 @@ class StageOne:
             v = await self.annotate(task)
             if v.accepted and v.outcome == "abstain":
                 return Verification(False, "positive_but_abstention_accepted", rounds=v.rounds, trace=v.trace)
+            if v.accepted:
+                await self.add_alternatives(v, task)
             return v
         if k == "neg_A":
             justified, _ = self.args.abstention(
@@ -398,6 +417,10 @@ class StageOne:
             return Verification(True, "verified", evidence=ev, trace=v.trace, rounds=v.rounds)
         # underspecified
         call = cand.intended_calls[0]
+        served = served_otherwise(plugin, scenario)
+        if served:
+            ev = {"type": "served_by_other_target_tool", "tool": served}
+            return Verification(False, "served_by_other_target_tool", evidence=ev)
         errs = self._validator(call.name).errors(call.arguments)
         missing = sorted(m.split(":")[0] for m in errs if "required argument missing" in m)
         ev = {
@@ -426,6 +449,34 @@ class StageOne:
             trace=v.trace,
             rounds=v.rounds,
         )
+
+
+def served_otherwise(plugin: Plugin, scenario: Scenario) -> str | None:
+    """Another tool of the target plugin that serves an underspecified request without the missing
+    information (SPEC §1): one that needs no required argument the request lacks, and whose answer
+    supplies a missing argument (coupon_list lists the coupon_id that coupon_claim needs; the
+    missing argument's description may name it: 可先用 coupon_list 查询)."""
+    tool = plugin.tool(scenario.tools[0])
+    missing = set(scenario.missing)
+    for other in plugin.tools:
+        if other.name == tool.name or set(other.required) & missing:
+            continue
+        if set(other.required) - set(tool.properties):
+            continue  # it needs something this request never offered to give
+        named = any(other.name in str(tool.properties[m].get("description", "")) for m in missing)
+        if named or missing & _output_keys(other.output):
+            return other.name
+    return None
+
+
+def _output_keys(schema: Any) -> set[str]:
+    out: set[str] = set()
+    if isinstance(schema, dict):
+        for k, v in (schema.get("properties") or {}).items():
+            out.add(k)
+            out |= _output_keys(v)
+        out |= _output_keys(schema.get("items"))
+    return out
 
 
 def _refute_abstentions(entries: list[dict[str, Any]], task: Task, catalog: Catalog) -> None:

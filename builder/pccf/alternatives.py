@@ -1,0 +1,265 @@
+"""Accepted alternatives by execution (SPEC §3, Stage I).
+
+Beside the gold, the variants a careful model would plausibly emit are executed through MCP:
+
+- ``proposal``: another generator's verified proposal (schema-valid, executed, every argument grounded,
+  scored at tau) that reads the request otherwise with the same tools;
+- ``entailed``: an optional argument the query entails — an enum value whose surface form the query
+  says, or a value every item of the gold's answer shares (羽绒服 → ``category: clothing``; a place's
+  city);
+- ``wording``: the query's own wording for an entity the tool resolves (机场 with ``city: 无锡``).
+
+A variant whose output is the gold's answer (ids and timestamps aside) is accepted: an added argument
+becomes an ``extra`` entry, a changed value a ``values`` entry, a whole other call list an
+``alternative_calls`` entry. A variant that changes the answer stays wrong. Defaults written out
+(at any depth, and derived defaults) are the judge's rules and need no entry here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from plugineval.baselines.textscan import find_places
+from plugineval.catalog import Catalog
+from plugineval.normalize import canonical_place
+from plugineval.normalize.places import place_info
+from plugineval.schema import Call, GoldAlternative
+
+# a place word a resolving tool reads with the call's city (the user's own wording)
+PLACE_WORDS = ("机场", "火车站", "高铁站", "汽车站", "客运站", "市中心", "地铁站")
+# answer keys that name no part of the answer: generated ids and the time of the call
+_VOLATILE = re.compile(r"^(id|.*_id|.*_ids|.*_at|.*_no|.*_code|confirmation.*|booking_ref)$")
+_ALL_SAME_MIN = 2  # a value "every item shares" needs at least this many items
+_ABSENT = object()
+
+
+@dataclass
+class Found:
+    """What the alternatives step accepted for one gold list, and what it tried."""
+
+    alternatives: list[GoldAlternative]
+    alternative_calls: list[dict[str, Any]] = field(default_factory=list)
+    tried: Counter[str] = field(default_factory=Counter)
+    accepted: Counter[str] = field(default_factory=Counter)
+
+    def summary(self) -> dict[str, Any]:
+        return {"tried": dict(sorted(self.tried.items())), "accepted": dict(sorted(self.accepted.items()))}
+
+
+def answer_key(result: Any) -> str:
+    """The answer a tool gave, as a canonical string: generated ids and timestamps left out."""
+    return json.dumps(_strip(result), ensure_ascii=False, sort_keys=True)
+
+
+def _strip(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _strip(x) for k, x in v.items() if not _VOLATILE.match(str(k))}
+    if isinstance(v, list):
+        return [_strip(x) for x in v]
+    return v
+
+
+def shared_values(result: Any, key: str) -> list[Any]:
+    """The one scalar value that every item of the answer carrying ``key`` shares (at any depth),
+    when at least two items carry it; else nothing."""
+    seen: list[Any] = []
+
+    def walk(v: Any) -> None:
+        if isinstance(v, dict):
+            if key in v and isinstance(v[key], str | int | float) and not isinstance(v[key], bool):
+                seen.append(v[key])
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+
+    walk(result)
+    return [seen[0]] if len(seen) >= _ALL_SAME_MIN and len(set(map(str, seen))) == 1 else []
+
+
+class AlternativeFinder:
+    """Executes the variants of an accepted gold list; ``stage1`` lends its executor, validators and
+    argument evaluator (the variant's values must be grounded like a proposal's)."""
+
+    def __init__(self, catalog: Catalog, stage1: Any) -> None:
+        self.catalog = catalog
+        self.s1 = stage1
+
+    async def _answer(self, call: Call, ref: str) -> str | None:
+        if self.s1._validator(call.name).errors(call.arguments):
+            return None
+        self.s1.ex.reset_state()
+        out = await self.s1.ex.call(call.name, call.arguments, ref)
+        return answer_key(out.result) if out.ok and out.result else None
+
+    async def find(
+        self, query: str, ref: str, gold: list[Call], alts: list[GoldAlternative], trace: list[dict[str, Any]]
+    ) -> Found:
+        found = Found([a.model_copy(deep=True) for a in alts])
+        answers: list[str | None] = []
+        results: list[Any] = []
+        for c in gold:
+            self.s1.ex.reset_state()
+            out = await self.s1.ex.call(c.name, c.arguments, ref)
+            results.append(out.result if out.ok else None)
+            answers.append(answer_key(out.result) if out.ok and out.result else None)
+        for i, c in enumerate(gold):
+            answer = answers[i]
+            if answer is None:
+                continue
+            await self._entailed(found, i, c, query, ref, answer, results[i])
+            await self._wording(found, i, c, query, ref, answer)
+        await self._proposals(found, gold, answers, ref, trace)
+        return found
+
+    # --- an optional argument the query entails ------------------------------------------------
+    def _entailed_values(self, c: Call, arg: str, query: str, result: Any) -> list[Any]:
+        tool = self.catalog.tool(c.name)
+        sch = tool.properties[arg]
+        out: list[Any] = []
+        ann = tool.annotations.get(arg)
+        if "enum" in sch:
+            if ann is not None:
+                out += [v for s, v in sorted(ann.aliases.items(), key=lambda kv: -len(kv[0])) if s in query]
+            out += [v for v in sch["enum"] if isinstance(v, str) and len(v) > 2 and v in query]
+        if sch.get("type") in ("string", "integer", "number", None):
+            out += shared_values(result, arg)
+        if arg == "city":
+            out += self._city_of_places(c, query)
+        seen: list[Any] = []
+        for v in out:
+            if v not in seen and ("enum" not in sch or v in sch["enum"]) and sch.get("default") != v:
+                seen.append(v)
+        return seen
+
+    def _city_of_places(self, c: Call, query: str) -> list[Any]:
+        """The one city the query's places lie in (徐家汇→上海南站: 上海), when the call's place
+        arguments name places of one city."""
+        cities: set[str] = set()
+        for m in find_places(query):
+            info = place_info(m.name)
+            if info is None:
+                continue
+            if info.kind in ("municipality", "city"):
+                cities.add(info.name)
+        return [cities.pop()] if len(cities) == 1 else []
+
+    async def _entailed(
+        self, found: Found, i: int, c: Call, query: str, ref: str, answer: str, result: Any
+    ) -> None:
+        tool = self.catalog.tool(c.name)
+        for arg in tool.properties:
+            if arg in c.arguments or arg in tool.required:
+                continue
+            for v in self._entailed_values(c, arg, query, result):
+                found.tried["entailed"] += 1
+                variant = Call(name=c.name, arguments={**c.arguments, arg: v})
+                if await self._answer(variant, ref) == answer:
+                    extra = found.alternatives[i].extra.setdefault(arg, [])
+                    if v not in extra:
+                        extra.append(v)
+                        found.accepted["extra"] += 1
+
+    # --- the user's own wording for an entity the tool resolves --------------------------------
+    async def _wording(self, found: Found, i: int, c: Call, query: str, ref: str, answer: str) -> None:
+        tool = self.catalog.tool(c.name)
+        # a nickname (羊城, 山城) is an inference step the record's difficulty counts: its resolution
+        # is what the gold asks for, so the nickname itself is not accepted as the user's wording
+        surfaces = [m.text for m in find_places(query) if m.step is None]
+        surfaces += [w for w in PLACE_WORDS if w in query]
+        for arg, v in c.arguments.items():
+            sch = tool.properties.get(arg, {})
+            ann = tool.annotations.get(arg)
+            if (
+                not isinstance(v, str)
+                or sch.get("type") != "string"
+                or "enum" in sch
+                or "format" in sch
+                or (ann is not None and ann.time_valued)
+                or v in query
+            ):
+                continue
+            for s in dict.fromkeys(surfaces):
+                if s == v or (canonical_place(s) or s) == (canonical_place(v) or v):
+                    continue  # the place normalizer already equates them
+                found.tried["wording"] += 1
+                variant = Call(name=c.name, arguments={**c.arguments, arg: s})
+                if await self._answer(variant, ref) == answer:
+                    values = found.alternatives[i].values.setdefault(arg, [])
+                    if s not in values:
+                        values.append(s)
+                        found.accepted["values"] += 1
+
+    # --- other generators' verified readings ---------------------------------------------------
+    async def _proposals(
+        self, found: Found, gold: list[Call], answers: list[str | None], ref: str, trace: list[dict[str, Any]]
+    ) -> None:
+        tau = self.s1.cfg.tau
+        seen: list[list[Call]] = []
+        for rnd in trace:
+            for e in rnd["proposals"]:
+                if not e.get("eligible") or "calls" not in e or e["score"] < tau:
+                    continue
+                if e["generator"] == "intended" or not all((e.get("grounding") or {}).values()):
+                    continue
+                calls = [Call(**x) for x in e["calls"]]
+                if sorted(x.name for x in calls) != sorted(g.name for g in gold) or any(
+                    calls == s for s in seen
+                ):
+                    continue
+                seen.append(calls)
+                if self.s1.equivalent(calls, gold, ref):
+                    continue
+                found.tried["proposal"] += 1
+                if await self._same_answers(calls, gold, answers, ref):
+                    self._accept_reading(found, gold, calls)
+
+    def _accept_reading(self, found: Found, gold: list[Call], calls: list[Call]) -> None:
+        """Another reading with the gold's answers: one argument added, changed or left out of a
+        one-call gold becomes an ``extra``, ``values`` or ``omittable`` entry; anything else (two
+        arguments changed together, several calls) a whole ``alternative_calls`` list, so that no
+        combination of changes is accepted that was never executed."""
+        if len(gold) == 1 and len(calls) == 1:
+            g, c, alt = gold[0].arguments, calls[0].arguments, found.alternatives[0]
+            diff = [k for k in sorted(g.keys() | c.keys()) if g.get(k, _ABSENT) != c.get(k, _ABSENT)]
+            if len(diff) == 1:
+                k = diff[0]
+                if k not in g:
+                    alt.extra.setdefault(k, []).append(c[k])
+                    found.accepted["extra"] += 1
+                elif k not in c:
+                    if k not in self.catalog.tool(gold[0].name).required and k not in alt.omittable:
+                        alt.omittable.append(k)
+                        alt.omittable.sort()
+                        found.accepted["omittable"] += 1
+                else:
+                    alt.values.setdefault(k, []).append(c[k])
+                    found.accepted["values"] += 1
+                return
+        from .records import alternatives_for
+
+        alts = alternatives_for(self.catalog, calls)
+        found.alternative_calls.append(
+            {"calls": [x.model_dump() for x in calls], "alternatives": [a.model_dump() for a in alts]}
+        )
+        found.accepted["alternative_calls"] += 1
+
+    async def _same_answers(
+        self, calls: list[Call], gold: list[Call], answers: list[str | None], ref: str
+    ) -> bool:
+        """Every call of ``calls`` answers as one gold call of the same tool does (a one-to-one match)."""
+        left = list(range(len(gold)))
+        for c in calls:
+            a = await self._answer(c, ref)
+            hit = next(
+                (j for j in left if gold[j].name == c.name and a is not None and answers[j] == a), None
+            )
+            if hit is None:
+                return False
+            left.remove(hit)
+        return not left

@@ -1,0 +1,93 @@
+"""Self-contradictory requests (SPEC §3): a draft whose query contradicts itself has no right answer,
+so the synthesizer rejects it before Stage I — a route from a place to itself (去武汉…武汉出发), an
+explicit date whose stated weekday is another day (3月20日（周三） when the 20th is a Friday)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+from typing import Any
+
+from plugineval.catalog import Catalog
+from plugineval.normalize import canonical_place
+from plugineval.schema import Call
+
+# argument-name pairs that name the two ends of one trip
+_ENDS = (("from", "to"), ("origin", "destination"), ("departure", "arrival"), ("start", "end"))
+_WD = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_DATE = r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号]"
+_WEEK = r"(?:周|星期|礼拜)([一二三四五六日天])"
+_DATE_THEN_WEEK = re.compile(_DATE + r"\s*[（(，,]?\s*" + _WEEK)
+_WEEK_THEN_DATE = re.compile(_WEEK + r"\s*[（(，,]\s*" + _DATE)
+
+
+def _end_pairs(args: dict[str, Any]) -> list[tuple[str, str]]:
+    out = []
+    for a, b in _ENDS:
+        for k in args:
+            if k == a or k.startswith(a + "_"):
+                other = b + k[len(a) :]
+                if other in args:
+                    out.append((k, other))
+    return out
+
+
+def _place(v: Any) -> str | None:
+    if not isinstance(v, str) or not v.strip():
+        return None
+    return canonical_place(v) or v.strip()
+
+
+def same_ends(catalog: Catalog, calls: list[Call]) -> str | None:
+    """'tool: a = b' when a call's two ends (from/to, origin/destination …) name one place."""
+    for c in calls:
+        tool = catalog.tool(c.name)
+        for a, b in _end_pairs(c.arguments):
+            ann_a, ann_b = tool.annotations.get(a), tool.annotations.get(b)
+            if (ann_a and ann_a.time_valued) or (ann_b and ann_b.time_valued):
+                continue  # a range's two ends may be one day
+            if "format" in tool.properties.get(a, {}) or "format" in tool.properties.get(b, {}):
+                continue
+            pa, pb = _place(c.arguments[a]), _place(c.arguments[b])
+            if pa is not None and pa == pb:
+                return f"{c.name}: {a} = {b} = {c.arguments[a]}"
+    return None
+
+
+def _resolve(year: str | None, month: int, day: int, ref: date) -> date | None:
+    years = [int(year)] if year else [ref.year - 1, ref.year, ref.year + 1]
+    options = []
+    for y in years:
+        try:
+            options.append(date(y, month, day))
+        except ValueError:
+            continue
+    return min(options, key=lambda d: abs((d - ref).days)) if options else None
+
+
+def weekday_contradiction(query: str, reference_time: str) -> str | None:
+    """'M月D日 is a <weekday>' when the query states a date with another weekday beside it."""
+    ref = datetime.fromisoformat(reference_time).date()
+    for m in _DATE_THEN_WEEK.finditer(query):
+        y, mo, d, w = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+        hit = _check(y, mo, d, w, ref, m.group(0))
+        if hit:
+            return hit
+    for m in _WEEK_THEN_DATE.finditer(query):
+        w, y, mo, d = m.group(1), m.group(2), int(m.group(3)), int(m.group(4))
+        hit = _check(y, mo, d, w, ref, m.group(0))
+        if hit:
+            return hit
+    return None
+
+
+def _check(y: str | None, mo: int, d: int, w: str, ref: date, text: str) -> str | None:
+    day = _resolve(y, mo, d, ref)
+    if day is not None and day.weekday() != _WD[w]:
+        return f"{text}: {day.isoformat()} is weekday {day.weekday() + 1}"
+    return None
+
+
+def contradiction(catalog: Catalog, query: str, reference_time: str, calls: list[Call]) -> str | None:
+    """Why a draft contradicts itself, or None."""
+    return same_ends(catalog, calls) or weekday_contradiction(query, reference_time)

@@ -1,0 +1,119 @@
+"""Accepted alternatives by execution (SPEC §3) and the construction checks that keep labels a careful
+grader agrees with: a variant with the gold's answer is accepted, one that changes it is not; a
+self-contradictory draft is rejected; an underspecified request another target tool serves is no
+underspecified record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+import pytest
+
+from plugineval.builder.pccf.alternatives import AlternativeFinder, answer_key, shared_values
+from plugineval.builder.pccf.config import Stage1
+from plugineval.builder.pccf.records import alternatives_for
+from plugineval.builder.pccf.stage1 import StageOne, served_otherwise
+from plugineval.builder.synth.consistency import contradiction, same_ends, weekday_contradiction
+from plugineval.builder.tools.server import ToolExecutor
+from plugineval.catalog import load_catalog
+from plugineval.schema import Call
+
+CAT = load_catalog()
+REF = "2026-03-18T09:30:00+08:00"
+
+
+def _find(query: str, gold: list[Call], trace: list[dict[str, Any]] | None = None, patch: Any = None) -> Any:
+    async def go() -> Any:
+        async with ToolExecutor(CAT) as ex:
+            s1 = StageOne(Stage1(), CAT, ex, [])
+            finder = AlternativeFinder(CAT, s1)
+            if patch is not None:
+                patch(finder)
+            return await finder.find(query, REF, gold, alternatives_for(CAT, gold), trace or [])
+
+    return anyio.run(go)
+
+
+def test_an_entailed_category_is_accepted_and_one_that_changes_the_answer_is_not() -> None:
+    gold = [Call(name="product_search", arguments={"keyword": "羽绒服"})]
+
+    def offer_two(finder: AlternativeFinder) -> None:
+        finder._entailed_values = lambda c, arg, q, r: (
+            ["clothing", "electronics"] if arg == "category" else []
+        )  # type: ignore[method-assign]
+
+    found = _find("帮我找找羽绒服", gold, patch=offer_two)
+    assert found.alternatives[0].extra == {"category": ["clothing"]}  # electronics: another answer
+    assert found.tried["entailed"] == 2 and found.accepted["extra"] == 1
+    # without the patch the store's own answer entails the category (every item found is clothing)
+    assert _find("帮我找找羽绒服", gold).alternatives[0].extra.get("category") == ["clothing"]
+
+
+def test_the_users_own_wording_for_a_resolved_place_is_accepted() -> None:
+    gold = [
+        Call(name="route_plan", arguments={"origin": "无锡机场", "destination": "无锡站", "city": "无锡"})
+    ]
+    found = _find("在无锡，从机场到无锡站怎么走", gold)
+    assert "机场" in found.alternatives[0].values.get("origin", [])
+    # a surface the tool resolves to another place gives another answer: not accepted
+    other = [
+        Call(name="route_plan", arguments={"origin": "无锡机场", "destination": "无锡东站", "city": "无锡"})
+    ]
+    assert "无锡站" not in _find("在无锡，从机场到无锡站怎么走", other).alternatives[0].values.get(
+        "destination", []
+    )
+
+
+def test_another_reading_with_the_same_answer_is_folded_into_the_gold_alternatives() -> None:
+    gold = [Call(name="coupon_list", arguments={"category": "sports"})]
+    reading = {"calls": [{"name": "coupon_list", "arguments": {"category": "sports", "date": "2026-03-18"}}]}
+    trace = [{"round": 1, "proposals": [{"generator": "slot_parser", "eligible": True, "score": 1.0,
+                                         "grounding": {"0.category": "alias", "0.date": "time"}, **reading}]}]  # fmt: skip
+    found = _find("今天的户外用品优惠券", gold, trace)
+    assert found.alternatives[0].extra == {"date": ["2026-03-18"]}
+    # another date answers otherwise: not accepted
+    reading["calls"][0]["arguments"]["date"] = "2026-03-25"
+    assert _find("今天的户外用品优惠券", gold, trace).alternatives[0].extra == {}
+
+
+def test_answers_compare_without_ids_and_timestamps() -> None:
+    a = {"order_id": "O1", "created_at": "2026-03-18T09:30:00+08:00", "items": [{"dish": "x", "price": 3}]}
+    b = {"order_id": "O2", "created_at": "2026-03-18T09:31:00+08:00", "items": [{"dish": "x", "price": 3}]}
+    assert answer_key(a) == answer_key(b)
+    assert answer_key(a) != answer_key({**b, "items": [{"dish": "x", "price": 4}]})
+    assert shared_values({"items": [{"category": "shoes"}, {"category": "shoes"}]}, "category") == ["shoes"]
+    assert shared_values({"items": [{"category": "shoes"}, {"category": "bags"}]}, "category") == []
+    assert shared_values({"items": [{"category": "shoes"}]}, "category") == []  # one item entails little
+
+
+@pytest.mark.parametrize(
+    ("query", "calls", "bad"),
+    [
+        ("去武汉的高铁，武汉出发", [Call(name="train_search_tickets", arguments={"from_city": "武汉", "to_city": "武汉", "date": "2026-03-20"})], True),
+        ("北京到上海的高铁", [Call(name="train_search_tickets", arguments={"from_city": "北京", "to_city": "上海", "date": "2026-03-20"})], False),
+        ("3月20日（周三）北京到上海的高铁", [], True),  # 2026-03-20 is a Friday
+        ("3月20日（周五）北京到上海的高铁", [], False),
+        ("星期五(3月20号)去上海", [], False),
+        ("星期二(3月20号)去上海", [], True),
+    ],
+)  # fmt: skip
+def test_a_self_contradictory_draft_is_found(query: str, calls: list[Call], bad: bool) -> None:
+    assert (contradiction(CAT, query, REF, calls) is not None) is bad
+
+
+def test_a_date_range_may_start_and_end_on_one_day() -> None:
+    calls = [
+        Call(name="calendar_list_events", arguments={"date_from": "2026-03-18", "date_to": "2026-03-18"})
+    ]
+    assert same_ends(CAT, calls) is None
+    assert weekday_contradiction("下周三开会", REF) is None
+
+
+def test_an_underspecified_request_that_a_listing_serves_is_not_underspecified() -> None:
+    coupons = CAT.plugin("coupon_center")
+    claim = next(s for s in coupons.scenarios if s.id == "claim_which_coupon")
+    assert served_otherwise(coupons, claim) == "coupon_list"
+    orders = CAT.plugin("order_tracking")
+    no_id = next(s for s in orders.scenarios if s.kind == "underspecified")
+    assert served_otherwise(orders, no_id) is None
