@@ -117,3 +117,39 @@ def test_an_underspecified_request_that_a_listing_serves_is_not_underspecified()
     orders = CAT.plugin("order_tracking")
     no_id = next(s for s in orders.scenarios if s.kind == "underspecified")
     assert served_otherwise(orders, no_id) is None
+
+
+def test_another_offered_plugin_that_serves_the_request_gives_an_alternative_call_list() -> None:
+    from plugineval.baselines.router import ReferenceRouter
+    from plugineval.builder.pccf.config import BuildConfig
+    from plugineval.builder.pccf.generators import Task, make_generators
+    from plugineval.builder.pccf.retriever import TemplateRetriever
+    from plugineval.builder.synth.grammar import load_grammars
+    from plugineval.builder.tools.store import Store
+
+    cfg = BuildConfig.load()
+    grammars = {p: g for p, g in load_grammars().items() if CAT.domain_of_plugin(p) == "navigation"}
+    retriever = TemplateRetriever(CAT, grammars)
+    dbs = {"navigation": Store.open(["navigation"], cfg.store_seed).readonly_connection()}
+    ref = "2025-03-05T10:00:00+08:00"
+
+    async def go(query: str, gold: list[Call], offered: list[str]) -> list[dict[str, Any]]:
+        async with ToolExecutor(CAT, cfg.store_seed) as ex:
+            gens = make_generators(list(cfg.stage1.generators), CAT, ReferenceRouter(CAT), retriever, None)
+            s1 = StageOne(cfg.stage1, CAT, ex, gens, None, retriever)
+            plugin = CAT.plugin_of_tool(gold[0].name)
+            return await s1.other_tool_readings(
+                Task(query, ref, plugin, dbs["navigation"]), gold, offered, dbs
+            )
+
+    q = "3月7日14:00在广州坐地铁从上下九到白云山，多久能到"
+    route = Call(name="route_plan", arguments={"city": "广州", "origin": "上下九", "destination": "白云山",
+                                               "mode": "transit", "depart_at": "2025-03-07T14:00:00+08:00"})  # fmt: skip
+    found = anyio.run(go, q, [route], ["route_plan", "metro_route", "traffic_road_status"])
+    assert [c["name"] for alt in found for c in alt["calls"]] == ["metro_route"]
+    assert found[0]["calls"][0]["arguments"]["from_station"] == "上下九"
+    # not offered: no alternative
+    assert anyio.run(go, q, [route], ["route_plan", "parking_search"]) == []
+    # a reading that leaves out part of the request (the landmark) is no alternative
+    park = Call(name="parking_search", arguments={"city": "上海", "near": "陆家嘴"})
+    assert anyio.run(go, "魔都陆家嘴附近哪里能停车", [park], ["parking_search", "poi_search_nearby"]) == []

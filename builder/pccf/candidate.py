@@ -35,6 +35,7 @@ from .records import (
     rng_for,
 )
 from .retriever import TemplateRetriever
+from .generators import Task
 from .stage1 import StageOne, Verification
 
 CONNECTORS = ("说到{lure}，", "对了，{lure}先不说，", "（{lure}）", "之前问过{lure}，现在想问：")
@@ -103,6 +104,13 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
     declared = pattern_steps(pattern, g) | set(cand.declared_steps)
     info: dict[str, Any] = {"declared_steps": sorted(declared)}
     if scenario.kind == "trigger":
+        other = await ctx.stage1.other_tool_readings(
+            Task(cand.query, cand.reference_time, plugin, db), v.gold, tools, ctx.dbs
+        )
+        if other:
+            v.alternative_calls = [*v.alternative_calls, *other]
+            summary = v.evidence.setdefault("alternatives", {"tried": {}, "accepted": {}})
+            summary["accepted"]["other_tool"] = len(other)
         measured = v.steps | (declared - OBSERVABLE_STEPS)
         observed = difficulty_of_depth(len(measured))
         info |= {
