@@ -107,3 +107,23 @@ def test_stdio_server_end_to_end() -> None:
     failed, _, code, msg = parse_result(bad)
     assert not failed and code == "SCHEMA_VIOLATION" and "required" in (msg or "")
     assert json.loads(bad.content[0].text)["error"]["tool"] == tool.name
+
+
+@pytest.mark.parametrize(
+    ("plugin", "boundary", "tool"), BOUNDARY_CASES, ids=[f"{b.id}-{t}" for _, b, t in BOUNDARY_CASES]
+)
+def test_stated_edge_is_inclusive_as_the_runtime_checks(plugin: Any, boundary: Any, tool: str) -> None:
+    """The shown description says every edge is inclusive (today + N 天 含当天, 最大为 L（含）): the
+    runtime's own check lets the edge pass and refuses one step beyond it."""
+    from datetime import datetime
+
+    from plugineval.builder.tools.runtime import boundary_violation
+
+    if boundary.kind == "place_scope":
+        pytest.skip("a place scope has no edge")
+    spec = CAT.tool(tool)
+    at, ref = violating_arguments(spec, boundary, edge=True)
+    beyond, _ = violating_arguments(spec, boundary)
+    today = datetime.fromisoformat(ref).date()
+    assert boundary_violation(boundary, at, today) is None, f"{tool}: the stated edge {at} is refused"
+    assert boundary_violation(boundary, beyond, today) is not None, f"{tool}: {beyond} passes"

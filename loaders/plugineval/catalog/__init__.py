@@ -17,6 +17,7 @@ import yaml
 
 from ..schema import NEGATIVE_KINDS, Boundary, Domain, Plugin, Scenario, SchemaError, ToolSpec
 from ..schema._base import validate_or_raise
+from ..schema.disclosure import AMBIGUOUS_DAYS, DAY_KINDS, stated_facts, visible_text
 
 DATA_DIR = Path(__file__).parent / "data"
 MIN_TRIGGERS = 3
@@ -160,9 +161,11 @@ def _check_plugin(p: Plugin, all_plugins: set[str], partial: bool = False) -> li
                 out.append(f"boundary {b.id}: tool {tn!r} is not a tool of this plugin")
                 continue
             props = p.tool(tn).properties
-            for arg in (b.argument, b.end_argument):
-                if arg is not None and arg not in props:
-                    out.append(f"boundary {b.id}: tool {tn} has no argument {arg!r}")
+            missing_args = [a for a in (b.argument, b.end_argument) if a is not None and a not in props]
+            out += [f"boundary {b.id}: tool {tn} has no argument {a!r}" for a in missing_args]
+            if not missing_args:
+                out += _check_disclosure(b, p.tool(tn))
+    out += _check_wording(p)
     sids = [s.id for s in p.scenarios]
     if len(sids) != len(set(sids)):
         out.append("scenario ids are not unique")
@@ -187,11 +190,84 @@ def _check_plugin(p: Plugin, all_plugins: set[str], partial: bool = False) -> li
     return out
 
 
+def _check_disclosure(b: Boundary, t: ToolSpec) -> list[str]:
+    """SPEC §1/§2: a boundary is stated in every enforcing tool's model-visible text, and no enum of
+    the argument offers a value the boundary refuses."""
+    out: list[str] = []
+    text = visible_text(t, b.argument) + (visible_text(t, b.end_argument) if b.end_argument else "")
+    missing = [f for f in stated_facts(b) if f not in text]
+    if missing:
+        out.append(
+            f"tool {t.name}: boundary {b.id} ({b.kind}) is not stated in the model-visible text "
+            f"(shown description and argument description lack {', '.join(map(repr, missing))})"
+        )
+    if b.kind == "allowed_values":
+        sch = t.properties[b.argument]
+        enum = sch.get("enum") or sch.get("items", {}).get("enum") or []
+        refused = [v for v in enum if v not in (b.values or [])]
+        if refused:
+            out.append(
+                f"tool {t.name}: argument {b.argument!r} offers {refused} in its enum, "
+                f"which boundary {b.id} refuses (an enum offers no value the tool refuses)"
+            )
+    return out
+
+
+def _check_wording(p: Plugin) -> list[str]:
+    """No limit is worded with an open edge ('今天起 3 天内', '最近 7 天'): where a day boundary applies,
+    the plugin's, the tool's, the argument's and the boundary's own text say '今天至 N 天后' / 'N 天前'."""
+    texts: dict[str, str] = {}
+    if any(b.kind in DAY_KINDS for b in p.boundaries):
+        texts["plugin description"] = p.description
+    for b in p.boundaries:
+        if b.kind not in DAY_KINDS:
+            continue
+        texts[f"boundary {b.id}"] = b.description
+        for tn in b.tools:
+            if tn in p.tool_names:
+                t = p.tool(tn)
+                texts[f"tool {tn}"] = t.description
+                for a in (b.argument, b.end_argument):
+                    if a is not None and a in t.properties:
+                        texts[f"tool {tn}: argument {a!r}"] = str(t.properties[a].get("description", ""))
+    out = []
+    for where, text in texts.items():
+        m = AMBIGUOUS_DAYS.search(text)
+        if m:
+            out.append(
+                f"{where}: {m.group(0)!r} leaves the edge open; say '今天至 N 天后' or 'N 天前' (inclusive)"
+            )
+    return out
+
+
+def _check_format(arg: str, sch: dict[str, Any]) -> list[str]:
+    """A declared format matches what the description asks for (and so what the tool accepts)."""
+    fmt, desc = sch.get("format"), str(sch.get("description", ""))
+    if fmt == "time" and not ("HH:MM:SS" in desc and ("+08:00" in desc or "时区偏移" in desc)):
+        return [
+            f"argument {arg!r}: format 'time' means RFC 3339 full-time (seconds and an offset) but the "
+            "description does not ask for that; for HH:MM use pattern '^([01]\\d|2[0-3]):[0-5]\\d$'"
+        ]
+    if fmt == "date-time" and not (
+        "YYYY-MM-DDTHH:MM:SS" in desc and ("+08:00" in desc or "时区偏移" in desc)
+    ):
+        return [
+            f"argument {arg!r}: format 'date-time' means RFC 3339 (seconds and an offset) but the "
+            "description does not ask for YYYY-MM-DDTHH:MM:SS with an offset such as +08:00"
+        ]
+    if fmt == "date" and "YYYY-MM-DD" not in desc:
+        return [f"argument {arg!r}: format 'date' but the description does not ask for YYYY-MM-DD"]
+    return []
+
+
 def _check_tool(t: ToolSpec) -> list[str]:
     out: list[str] = []
     for arg, sch in t.properties.items():
         if not str(sch.get("description", "")).strip():
             out.append(f"argument {arg!r} has no description")
+        out += _check_format(arg, sch)
+        if isinstance(sch.get("items"), dict):
+            out += _check_format(f"{arg}[]", {"description": sch.get("description", ""), **sch["items"]})
     for arg, ann in t.annotations.items():
         sch = t.properties[arg]
         enum = sch.get("enum") or sch.get("items", {}).get("enum")

@@ -53,6 +53,8 @@ def run_catalog(args: argparse.Namespace) -> int:
         for t in p.tools:
             req = set(t.required)
             print(f"  tool {t.name}{'  (stateful)' if t.stateful else ''}: {t.description}")
+            if getattr(args, "shown", False):
+                print(f"    shown to the model: {t.shown_description}")
             for a, sch in t.properties.items():
                 print(f"    {'*' if a in req else ' '} {a} ({sch.get('type')}): {sch.get('description', '')}")
         print("\n  boundaries:")

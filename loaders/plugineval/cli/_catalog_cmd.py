@@ -16,6 +16,11 @@ def _add_catalog(sub: Any) -> None:
     st.add_argument("--catalog", metavar="PATH", help="a catalog folder (default: the bundled one)")
     sh = s.add_parser("show", help="one plugin: tools, boundaries and scenarios")
     sh.add_argument("plugin", help="plugin id, e.g. rail_tickets")
+    sh.add_argument(
+        "--shown",
+        action="store_true",
+        help="print each tool's description as the model is shown it (with the plugin's promise and limits)",
+    )
     sh.add_argument("--catalog", metavar="PATH")
     s.add_parser("validate", help="load and check every catalog file").add_argument(
         "--catalog", metavar="PATH"

@@ -25,7 +25,9 @@ LIMITS_HEAD = "使用限制："
 _HEAD_SPLIT = re.compile(r"[，,（(：:；;。]")
 _END = ("。", "！", "？", ".", "!", "?")
 DAY_KINDS = ("max_days_ahead", "max_days_back", "max_span_days")
-AMBIGUOUS_DAYS = re.compile(r"\d+\s*(个)?\s*(天|日)\s*(以内|之内|内)")
+AMBIGUOUS_DAYS = re.compile(
+    r"\d+\s*个?\s*(天|日|小时)\s*(以内|之内|内)|(最近|近|未来|过去)\s*\d+\s*个?\s*(天|日|小时)"
+)
 """'今天起 3 天内' leaves open whether today + 3 is inside: authored text states no edge this way."""
 
 
@@ -56,8 +58,10 @@ def edge_clause(b: Boundary, tool: ToolSpec) -> str:
         if n == 0:
             return f"{label}最晚为今天（不能是未来日期）"
         return f"{label}最晚为 {n} 天后（今天 + {n} 天，含当天）"
-    if b.kind == "no_past":
-        return f"{label}不能早于今天（今天可以）"
+    if (
+        b.kind == "no_past"
+    ):  # a date-time: the runtime compares its date; the handler may refuse an hour gone by
+        return f"{label}不能早于今天" if _is_datetime(sch) else f"{label}不能早于今天（今天可以）"
     if b.kind == "max_days_back":
         return f"{label}最早为 {n} 天前（今天 − {n} 天，含当天）"
     if b.kind == "max_span_days":
