@@ -22,6 +22,7 @@ from ..synth.synthesizer import Candidate, instantiate
 from .config import BuildConfig
 from .coverage import Unit, pattern_difficulty, pattern_steps, patterns_by_split
 from .evaluators import OBSERVABLE_STEPS
+from .generators import Task
 from .records import (
     CANARY,
     LICENSE,
@@ -35,7 +36,6 @@ from .records import (
     rng_for,
 )
 from .retriever import TemplateRetriever
-from .generators import Task
 from .stage1 import StageOne, Verification
 
 CONNECTORS = ("说到{lure}，", "对了，{lure}先不说，", "（{lure}）", "之前问过{lure}，现在想问：")
