@@ -153,3 +153,17 @@ def test_another_offered_plugin_that_serves_the_request_gives_an_alternative_cal
     # a reading that leaves out part of the request (the landmark) is no alternative
     park = Call(name="parking_search", arguments={"city": "上海", "near": "陆家嘴"})
     assert anyio.run(go, "魔都陆家嘴附近哪里能停车", [park], ["parking_search", "poi_search_nearby"]) == []
+
+
+def test_a_forecast_window_narrowed_to_the_one_day_asked_is_accepted() -> None:
+    gold = [Call(name="weather_daily_forecast", arguments={"city": "北京", "date": "2026-03-19"})]
+    assert _find("北京明天天气怎么样", gold).alternatives[0].extra.get("days") == [1]
+    # asked for three days from tomorrow: one day is not the answer
+    ranged = [
+        Call(name="weather_daily_forecast", arguments={"city": "北京", "date": "2026-03-19", "days": 3})
+    ]
+    assert "days" not in _find("北京明天起三天的天气", ranged).alternatives[0].extra
+    from plugineval.builder.pccf.alternatives import sub_answer
+
+    assert sub_answer({"d": [1, 3]}, {"d": [1, 2, 3]}) and not sub_answer({"d": [3, 1]}, {"d": [1, 2, 3]})
+    assert not sub_answer({"d": []}, {"d": [1]}) and not sub_answer({"d": [1], "x": 1}, {"d": [1], "x": 2})

@@ -63,6 +63,19 @@ def _strip(v: Any) -> Any:
     return v
 
 
+def sub_answer(part: Any, whole: Any) -> bool:
+    """``part`` is ``whole`` with some list items left out (none emptied): the same keys, the same
+    scalars, every list a non-empty subsequence of the whole's."""
+    if isinstance(part, dict) and isinstance(whole, dict):
+        return part.keys() == whole.keys() and all(sub_answer(part[k], whole[k]) for k in part)
+    if isinstance(part, list) and isinstance(whole, list):
+        if not part or len(part) > len(whole):
+            return part == whole
+        it = iter(whole)
+        return all(any(x == y for y in it) for x in part)
+    return bool(part == whole)
+
+
 def shared_values(result: Any, key: str) -> list[Any]:
     """The one scalar value that every item of the answer carrying ``key`` shares (at any depth),
     when at least two items carry it; else nothing."""
@@ -114,6 +127,7 @@ class AlternativeFinder:
                 continue
             await self._entailed(found, i, c, query, ref, answer, results[i])
             await self._wording(found, i, c, query, ref, answer)
+            await self._narrowed(found, i, c, ref, results[i])
         await self._proposals(found, gold, answers, ref, trace)
         return found
 
@@ -164,6 +178,41 @@ class AlternativeFinder:
                     if v not in extra:
                         extra.append(v)
                         found.accepted["extra"] += 1
+
+    # --- a window of days narrowed to the one day asked -----------------------------------------
+    async def _narrowed(self, found: Found, i: int, c: Call, ref: str, result: Any) -> None:
+        """``days: 1`` for a forecast of the one day the gold asks for (its default is longer): the
+        answer is the gold's, cut to that day — every list a part of the gold's list, the asked day
+        in it, nothing else changed."""
+        tool = self.catalog.tool(c.name)
+        sch = tool.properties.get("days", {})
+        default = sch.get("default")
+        if (
+            "days" in c.arguments
+            or sch.get("type") != "integer"
+            or not isinstance(default, int)
+            or default <= 1
+        ):
+            return
+        days = {
+            str(v)[:10]
+            for k, v in c.arguments.items()
+            if (a := tool.annotations.get(k)) is not None and a.time_valued and isinstance(v, str)
+        }
+        if len(days) != 1:
+            return
+        found.tried["narrowed"] += 1
+        variant = Call(name=c.name, arguments={**c.arguments, "days": 1})
+        if self.s1._validator(c.name).errors(variant.arguments):
+            return
+        self.s1.ex.reset_state()
+        out = await self.s1.ex.call(c.name, variant.arguments, ref)
+        if not (out.ok and out.result and result):
+            return
+        v, g = _strip(out.result), _strip(result)
+        if v != g and sub_answer(v, g) and days.pop() in json.dumps(v, ensure_ascii=False):
+            found.alternatives[i].extra.setdefault("days", []).append(1)
+            found.accepted["extra"] += 1
 
     # --- the user's own wording for an entity the tool resolves --------------------------------
     async def _wording(self, found: Found, i: int, c: Call, query: str, ref: str, answer: str) -> None:
