@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from plugineval.schema import Call, GoldAlternative, Prediction, Record
+from plugineval.schema import AlternativeCalls, Call, GoldAlternative, Prediction, Record
 
 CASES = Path(__file__).parent / "cases"
 TOOLS: dict[str, Any] = json.loads((CASES / "judge_tools.json").read_text(encoding="utf-8"))
@@ -35,6 +35,7 @@ def make_record(
     reference_time: str = "2026-03-18T09:30:00+08:00",
     difficulty: str = "easy",
     query: str = "查询",
+    alt_calls: list[dict[str, Any]] | None = None,
 ) -> Record:
     gold = gold or []
     names = sorted({g[0] for g in gold} | {target})
@@ -60,6 +61,7 @@ def make_record(
         tool_annotations=ann or {},
         gold_calls=[Call(name=n, arguments=a) for n, a in gold],
         gold_alternatives=[GoldAlternative(**a) for a in alts] if alts else [],
+        alternative_calls=[AlternativeCalls.model_validate(a) for a in alt_calls or []],
         difficulty=difficulty,  # type: ignore[arg-type]
         difficulty_basis=basis,  # type: ignore[arg-type]
         primary_scenario="s",

@@ -22,6 +22,8 @@ def _check(v: Any, expected: dict[str, Any]) -> None:
         assert (None if v.category is None else str(v.category)) == expected["category"], v.to_dict()
     if "subtype" in expected:
         assert (None if v.subtype is None else str(v.subtype)) == expected["subtype"], v.to_dict()
+    if "scored_against" in expected:
+        assert v.scored_against == expected["scored_against"], v.to_dict()
     for arg, reason in expected.get("reasons", {}).items():
         got = {a.arg: str(a.reason) for a in v.arguments}
         assert got.get(arg) == reason, (arg, got)
@@ -37,11 +39,21 @@ def test_argument_cases(case: dict[str, Any]) -> None:
     _check(v, case["expected"])
 
 
+def _record(rid: str, case: dict[str, Any]) -> Any:
+    """A record case: its kind, gold calls, scope, the gold's alternatives and alternative call lists."""
+    return make_record(
+        rid,
+        kind=case["kind"],
+        gold=[tuple(g) for g in case.get("gold", [])],  # type: ignore[misc]
+        scope=case.get("scope"),
+        alts=case.get("alts"),
+        alt_calls=case.get("alternative_calls"),
+    )
+
+
 @pytest.mark.parametrize("case", REC_CASES, ids=[c["note"] for c in REC_CASES])
 def test_record_cases(case: dict[str, Any]) -> None:
-    rec = make_record(
-        "r", kind=case["kind"], gold=[tuple(g) for g in case.get("gold", [])], scope=case.get("scope")
-    )  # type: ignore[misc]
+    rec = _record("r", case)
     pred = case["pred"]
     v = JUDGE.judge_one(rec, make_pred("r", [tuple(c) for c in pred] if isinstance(pred, list) else pred))
     _check(v, case["expected"])
@@ -49,9 +61,7 @@ def test_record_cases(case: dict[str, Any]) -> None:
 
 def test_failed_query_gets_exactly_one_category() -> None:
     for case in REC_CASES:
-        rec = make_record(
-            "r", kind=case["kind"], gold=[tuple(g) for g in case.get("gold", [])], scope=case.get("scope")
-        )  # type: ignore[misc]
+        rec = _record("r", case)
         pred = case["pred"]
         v = JUDGE.judge_one(rec, make_pred("r", [tuple(c) for c in pred] if isinstance(pred, list) else pred))
         assert (v.category is None) == (str(v.outcome) in ("TP", "TN"))
@@ -92,8 +102,7 @@ def test_every_route_to_a_verdict_agrees() -> None:
         recs.append(make_record(f"a{i}", gold=[(case["tool"], case["gold"])], alts=alts, ann=ann))
         preds[f"a{i}"] = make_pred(f"a{i}", [(case["tool"], case["pred"])])
     for i, case in enumerate(REC_CASES):
-        gold = [tuple(g) for g in case.get("gold", [])]
-        recs.append(make_record(f"r{i}", kind=case["kind"], gold=gold, scope=case.get("scope")))  # type: ignore[arg-type]
+        recs.append(_record(f"r{i}", case))
         pred = case["pred"]
         preds[f"r{i}"] = make_pred(f"r{i}", [tuple(c) for c in pred] if isinstance(pred, list) else pred)
     del preds["r0"]  # one record without a prediction line

@@ -99,8 +99,29 @@ def test_places(case: dict[str, Any]) -> None:
         from plugineval.baselines.textscan import find_places
 
         assert [p.name for p in find_places(case["input"])] == case["expected"]
+    elif case.get("note") == "site":  # stations and airports are places of their own
+        from plugineval.normalize.places import canonical_site
+
+        assert canonical_site(case["input"]) == case["expected"]
     else:
         assert canonical_place(case["input"]) == case["expected"]
+
+
+def test_facilities_are_data_with_one_entry_per_place() -> None:
+    """Every station and airport names a known city, no name (official, common, IATA) belongs to two
+    facilities or to a city, and a facility is not a city to ``canonical_place`` (the builder's
+    city look-ups are unchanged)."""
+    from plugineval.normalize.places import all_facilities, canonical_site, facility_info
+
+    facs = all_facilities()
+    assert {f.kind for f in facs} == {"railway_station", "airport"}
+    for f in facs:
+        assert place_info(f.city) is not None, f
+        for name in (f.name, *f.aliases, *f.iata):
+            assert facility_info(name) == f and canonical_site(name) == f.name, name
+            assert canonical_place(name) is None, name
+    names = [place_key(n) for f in facs for n in (f.name, *f.aliases, *f.iata)]
+    assert len(names) == len(set(names))
 
 
 @pytest.mark.parametrize("case", _load("units.jsonl"))

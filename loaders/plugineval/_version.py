@@ -6,5 +6,10 @@ bump SCORER_VERSION when a metric computed from the same verdicts can change.
 
 __version__ = "0.1.0"
 SCHEMA_VERSION = "1.0"
-JUDGE_VERSION = "1.0.2"  # 1.0.2: exact arguments marked temporal when time-valued; integers compared exactly
+# 1.0.2: exact arguments marked temporal when time-valued; integers compared exactly
+# 1.1.0: gold_alternatives.extra (reason `extra`); alternative_calls (a positive met by any list, scored
+#   against the one met best: `scored_against`); schema defaults dropped at any depth (inside objects
+#   and arrays of objects); derived defaults from tool_annotations (date_to = date_from + N days);
+#   railway stations and airports are places of their own (海口火车站 = 海口站 ≠ 海口东站)
+JUDGE_VERSION = "1.1.0"
 SCORER_VERSION = "1.0.0"

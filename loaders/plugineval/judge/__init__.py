@@ -101,7 +101,7 @@ class Judge:
 
         assert self.llm is not None
         todo: list[tuple[ArgVerdict, Question]] = []
-        for w in works:
+        for w in [x for top in works for x in (top, *top.others)]:  # with each alternative list's work
             r = w.record
             for idx, a in enumerate(w.args):
                 wanted = a.reason is Reason.UNDECIDED or (self.mode == "llm" and a.reason in _LLM_REVIEWS)

@@ -18,8 +18,18 @@ from typing import Any
 from ..schema import GoldAlternative, Record
 from ..schema.prediction import CallLike, PredictionLike
 from ._align import best_pairing, exact_types, has_number, is_exact, perfect_pairing
+from ._extras import best_of, listed_extra, views
 from ._types import ACCEPTING, ArgVerdict, Category, Outcome, Reason, RecordVerdict, Subtype
-from ._values import _MISSING, _SIZED, ArgSpec, compare_value, is_empty, make_argspec, same
+from ._values import (
+    _MISSING,
+    _SIZED,
+    ArgSpec,
+    compare_value,
+    is_derived_default,
+    is_empty,
+    make_argspec,
+    same,
+)
 
 # Enum members read on the hot path, bound once: on CPython 3.11 ``Reason.EXACT`` goes through
 # EnumType's attribute lookup (~0.13-0.18 us); a module global costs ~0.01 us.
@@ -97,6 +107,7 @@ _NO_PAIRS: tuple[tuple[int, int], ...] = ()
 _NO_ACCEPTED: Mapping[int, list[Any]] = MappingProxyType({})
 _ONE_PAIR = ((0, 0),)
 _FIRST = (0,)
+_NO_WORKS: tuple[Work, ...] = ()
 
 
 @dataclass(slots=True, init=False)
@@ -111,6 +122,9 @@ class Work:
     unmatched_gold: Sequence[int]
     unmatched_pred: Sequence[int]
     accepted: Mapping[int, list[Any]]  # index in args -> accepted values
+    # the same prediction judged against each of the record's alternative_calls (a view of the record
+    # whose gold_calls are that list); set by RulesJudge.judge, read by decide and the LLM judge
+    others: Sequence[Work]
 
     def __init__(
         self,
@@ -129,6 +143,7 @@ class Work:
         self.unmatched_gold = unmatched_gold
         self.unmatched_pred = unmatched_pred
         self.accepted = accepted
+        self.others = _NO_WORKS
 
 
 @dataclass(slots=True)
@@ -144,6 +159,7 @@ class _RecordPlan:
     infos: tuple[ToolInfo | None, ...] = ()  # per gold call: its tool's specs
     # per gold call: (argument, time-valued, gold value) for each argument, the rows of an exact pair
     exact_rows: tuple[tuple[tuple[str, bool, Any], ...], ...] = ()
+    views: tuple[Record, ...] | None = None  # per alternative_calls list: the record with it as gold
 
 
 class RulesJudge:
@@ -208,9 +224,14 @@ class RulesJudge:
                 # not is_empty(v), inlined: None, "", [] and {} say nothing (0 and False do)
                 if k in gargs or v is None or (not v and type(v) in _SIZED):
                     continue
-                d = specs[k].default if k in specs else _MISSING
-                if d is _MISSING or not same(v, d):  # an extra argument given its schema default says nothing
-                    extra.append(k)
+                if k in specs:  # an extra argument given the default the tool applies says nothing
+                    sk = specs[k]
+                    d = sk.default
+                    if d is not _MISSING and same(v, d):
+                        continue
+                    if sk.derived is not None and is_derived_default(v, sk, gargs, ref, tz):
+                        continue
+                extra.append(k)
         out: list[ArgVerdict] = []
         rejected: dict[int, list[Any]] = {}  # index in out -> the accepted values it was compared with
         for k, gv in gargs.items():
@@ -223,7 +244,9 @@ class RulesJudge:
                     reason = R_MISSING
                 elif k in alt.omittable:
                     reason = R_OMITTABLE
-                elif spec.default is not _MISSING and same(gv, spec.default):
+                elif (spec.default is not _MISSING and same(gv, spec.default)) or (
+                    spec.derived is not None and is_derived_default(gv, spec, gargs, ref, tz)
+                ):
                     reason = R_DEFAULT
                 elif is_empty(gv):
                     continue
@@ -258,6 +281,8 @@ class RulesJudge:
                         f"unknown argument (allowed: {allowed})",
                     )
                 )
+            elif k in alt.extra:
+                listed_extra(out, rejected, gi, k, pv, alt.extra[k], specs.get(k, _GENERIC), ref, tz)
             else:
                 out.append(ArgVerdict(gi, k, R_UNSUPPORTED_EXTRA, False, pv))
         return out, rejected
@@ -315,7 +340,8 @@ class RulesJudge:
             return decide(self.judge(record, pred), self)
         g, c = gold[0], calls[0]
         if c.name != g.name:
-            return RecordVerdict(record.id, O_FN, C_MISS_RECALL, None, [], [g.name], [c.name])
+            v = RecordVerdict(record.id, O_FN, C_MISS_RECALL, None, [], [g.name], [c.name])
+            return self._best(record, pred, v) if record.alternative_calls else v
         plan = self._plans.get(id(record))
         if plan is None or plan.record is not record:
             plan = self._plan(record)
@@ -328,9 +354,40 @@ class RulesJudge:
                 None,
                 [ArgVerdict(0, k, R_EXACT, t, v, v) for k, t, v in plan.exact_rows[0]],
             )
-        return _positive(record.id, self._pair(plan, 0, c)[0], [], [])
+        v = _positive(record.id, self._pair(plan, 0, c)[0], [], [])
+        if v.outcome is O_FN and record.alternative_calls:
+            return self._best(record, pred, v)
+        return v
+
+    def _views(self, record: Record) -> tuple[Record, ...]:
+        """The record once per list of ``alternative_calls`` (``views``), kept in the record's plan:
+        each view (and its own plan) is made once."""
+        plan = self._plans.get(id(record))
+        if plan is None or plan.record is not record:
+            plan = self._plan(record)
+        if plan.views is None:
+            plan.views = views(record)
+        return plan.views
+
+    def _best(self, record: Record, pred: PredictionLike, gold: RecordVerdict) -> RecordVerdict:
+        """A positive with ``alternative_calls`` whose gold list the prediction does not meet: the
+        verdict against the list it meets best (``best_of``)."""
+        found = [gold]
+        for i, view in enumerate(self._views(record)):
+            v = self.verdict(view, pred)
+            v.scored_against = i
+            found.append(v)
+        return best_of(found)
 
     def judge(self, record: Record, pred: PredictionLike | None) -> Work:
+        """What the rules find for one record: against the gold calls, and (for a positive with
+        ``alternative_calls`` and at least one predicted call) against each alternative list too."""
+        w = self._judge(record, pred)
+        if record.alternative_calls and pred is not None and not pred.invalid and pred.calls:
+            w.others = tuple(self._judge(view, pred) for view in self._views(record))
+        return w
+
+    def _judge(self, record: Record, pred: PredictionLike | None) -> Work:
         if pred is None or pred.invalid or record.kind != "positive" or not record.gold_calls:
             return Work(record, pred, _NO_PAIRS, [])
         gold, calls = record.gold_calls, pred.calls
@@ -466,7 +523,15 @@ def decide(w: Work, rules: RulesJudge) -> RecordVerdict:
         return RecordVerdict(
             r.id, O_FN, C_INVALID_OUTPUT, None, args, gold_names, pred_names, False, None, detail
         )
-    return _positive(r.id, args, gold_names, pred_names)
+    v = _positive(r.id, args, gold_names, pred_names)
+    if not w.others or v.outcome is O_TP:
+        return v
+    found = [v]
+    for i, o in enumerate(w.others):
+        vo = decide(o, rules)
+        vo.scored_against = i
+        found.append(vo)
+    return best_of(found)
 
 
 def _positive(

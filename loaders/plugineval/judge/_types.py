@@ -44,6 +44,7 @@ class Reason(StrEnum):
     OMITTABLE = "omittable"  # gold marks it omittable
     DEFAULT = "default"  # omitted, and the gold value is the schema default
     FREE = "free"  # gold lets the prediction add it with any value
+    EXTRA = "extra"  # gold lets the prediction add it with one of the values it lists (and it did)
     LLM_EQUIVALENT = "llm_equivalent"
     # rejected
     MISSING = "missing"
@@ -72,6 +73,7 @@ ACCEPTING = frozenset(
         Reason.OMITTABLE,
         Reason.DEFAULT,
         Reason.FREE,
+        Reason.EXTRA,
         Reason.LLM_EQUIVALENT,
     }
 )
@@ -121,6 +123,7 @@ class RecordVerdict:
     called_target: bool
     asks_for_missing: bool | None  # underspecified records: does the reply ask for it?
     detail: str | None
+    scored_against: int | None  # None: the gold calls; i: the record's alternative_calls[i]
 
     def __init__(
         self,
@@ -134,6 +137,7 @@ class RecordVerdict:
         called_target: bool = False,
         asks_for_missing: bool | None = None,
         detail: str | None = None,
+        scored_against: int | None = None,
     ) -> None:
         # written out (not dataclass default factories): one verdict per judged record
         self.id = id
@@ -146,6 +150,7 @@ class RecordVerdict:
         self.called_target = called_target
         self.asks_for_missing = asks_for_missing
         self.detail = detail
+        self.scored_against = scored_against
 
     @property
     def correct(self) -> bool:
@@ -166,4 +171,6 @@ class RecordVerdict:
             d["asks_for_missing"] = self.asks_for_missing
         if self.detail:
             d["detail"] = self.detail
+        if self.scored_against is not None:
+            d["scored_against"] = self.scored_against
         return d

@@ -9,23 +9,24 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
 from ..jsonschema_lite import Check, compile_schema
 from ..normalize import (
-    canonical_place,
     compare_time,
     normalize_text,
     parse_money,
     parse_number,
     parse_quantity,
 )
+from ..normalize.places import canonical_site
 from ._types import ACCEPTING, Reason
 
 # Enum members read on the hot path, bound once: on CPython 3.11 ``Reason.EXACT`` goes through
 # EnumType's attribute lookup (~0.13-0.18 us); a module global costs ~0.01 us.
 R_ALIAS = Reason.ALIAS
+R_DEFAULT = Reason.DEFAULT
 R_EXACT = Reason.EXACT
 R_FORMAT_VARIANT = Reason.FORMAT_VARIANT
 R_MONEY_EQUAL = Reason.MONEY_EQUAL
@@ -57,6 +58,8 @@ class ArgSpec:
     enum: bool
     description: str
     items: ArgSpec | None = None
+    props: dict[str, ArgSpec] | None = None  # an object's properties (their defaults apply at any depth)
+    derived: tuple[str, int] | None = None  # tool_annotations' derived_default: (from_argument, days)
 
 
 def make_argspec(
@@ -74,6 +77,15 @@ def make_argspec(
     items = None
     if isinstance(sch.get("items"), dict):
         items = make_argspec(name, sch["items"], ann, False)
+    props = None
+    if isinstance(sch.get("properties"), dict):
+        req = sch.get("required") or []
+        props = {
+            k: make_argspec(k, ps if isinstance(ps, dict) else None, None, k in req)
+            for k, ps in sch["properties"].items()
+        }
+    dd = ann.get("derived_default")
+    derived = (str(dd["from_argument"]), int(dd["days"])) if isinstance(dd, dict) else None
     return ArgSpec(
         name=name,
         check=check,
@@ -84,6 +96,8 @@ def make_argspec(
         enum="enum" in sch,
         description=str(sch.get("description", "")),
         items=items,
+        props=props,
+        derived=derived,
     )
 
 
@@ -94,10 +108,11 @@ def _norm(s: str) -> str:
 
 @functools.lru_cache(maxsize=65536)
 def _facts(s: str) -> tuple[str | None, tuple[float, str] | None, tuple[float, str] | None, float | None]:
-    """What the text normalizers read in one string: the place it names, an amount of money, a
+    """What the text normalizers read in one string: the place it names (a station or an airport
+    being a place of its own), an amount of money, a
     quantity with its unit, a number (None where there is none). One cache entry per string: a free
     text that normalization did not settle goes through all four."""
-    return canonical_place(s), parse_money(s), parse_quantity(s), _number(s)
+    return canonical_site(s), parse_money(s), parse_quantity(s), _number(s)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -164,7 +179,7 @@ def compare_value(
     if isinstance(value, list):
         return _compare_list(value, accepted, spec, ref, tz)
     if isinstance(value, dict):
-        return _compare_dict(value, accepted, ref, tz)
+        return _compare_dict(value, accepted, spec, ref, tz)
     t = type(value)
     if t is int or t is float:  # JSON numbers (a bool is neither)
         texts = False
@@ -225,24 +240,75 @@ def _compare_list(
     return best
 
 
+_GENERIC_SUB = make_argspec("", None, None, False)
+
+
+def _drop_defaults(
+    a: dict[str, Any], b: dict[str, Any], props: dict[str, ArgSpec], side: str, notes: list[str]
+) -> None:
+    """Drop from ``a`` each key ``b`` lacks whose value is that property's schema default."""
+    for k in [k for k in a if k not in b]:
+        ps = props.get(k)
+        if ps is not None and ps.default is not _MISSING and same(a[k], ps.default):
+            del a[k]
+            notes.append(f"{side} {k} = {ps.default!r} is the default")
+
+
 def _compare_dict(
-    value: dict[str, Any], accepted: list[Any], ref: datetime, tz: tzinfo
+    value: dict[str, Any], accepted: list[Any], spec: ArgSpec, ref: datetime, tz: tzinfo
 ) -> tuple[Reason, str | None]:
+    """An object against each accepted object, key by key; where the object's schema declares its
+    properties, a key that one side leaves out and the other gives its default is dropped (the tool
+    fills it in: defaults at any depth), and the properties' own specs compare the values."""
     best: tuple[Reason, str | None] = (R_VALUE_MISMATCH, None)
+    props = spec.props
     for g in accepted:
         if not isinstance(g, dict):
             continue
         pv = {k: v for k, v in value.items() if not is_empty(v)}
         gv = {k: v for k, v in g.items() if not is_empty(v)}
+        notes: list[str] = []
+        if props and pv.keys() != gv.keys():
+            _drop_defaults(pv, gv, props, "predicted", notes)
+            _drop_defaults(gv, pv, props, "gold", notes)
         if pv.keys() != gv.keys():
             continue
-        sub = make_argspec("", None, None, False)
-        r = _worst([compare_value(pv[k], [gv[k]], sub, ref, tz) for k in gv])
+        if props:
+            reasons = [compare_value(pv[k], [gv[k]], props.get(k, _GENERIC_SUB), ref, tz) for k in gv]
+        else:
+            reasons = [compare_value(pv[k], [gv[k]], _GENERIC_SUB, ref, tz) for k in gv]
+        if notes:
+            reasons.append((R_DEFAULT, "; ".join(notes)))
+        r = _worst(reasons)
         if r[0] in ACCEPTING:
             return r
         if r[0] is R_UNDECIDED:
             best = r
     return best
+
+
+def derived_value(gold_args: dict[str, Any], derived: tuple[str, int]) -> str | None:
+    """The default a tool applies to an argument declared ``derived_default``: the ISO date (or
+    date-time) in ``from_argument`` of the gold call plus ``days`` days, written as that value is;
+    None where the gold has no such ISO value."""
+    base = gold_args.get(derived[0])
+    if not isinstance(base, str):
+        return None
+    try:
+        if len(base) == 10:
+            return (date.fromisoformat(base) + timedelta(days=derived[1])).isoformat()
+        return (datetime.fromisoformat(base) + timedelta(days=derived[1])).isoformat()
+    except ValueError:
+        return None
+
+
+def is_derived_default(v: Any, spec: ArgSpec, gold_args: dict[str, Any], ref: datetime, tz: tzinfo) -> bool:
+    """``v`` means the derived default of ``spec``'s argument for this gold call (after the normal
+    date normalization: a format variant of that date counts, a relative expression does not)."""
+    if spec.derived is None:
+        return False
+    d = derived_value(gold_args, spec.derived)
+    return d is not None and compare_value(v, [d], spec, ref, tz)[0] in (R_EXACT, R_FORMAT_VARIANT)
 
 
 def _compare_text(value: str, accepted: list[Any], spec: ArgSpec) -> tuple[Reason, str | None]:

@@ -5,6 +5,13 @@ Look-ups are case-, width-, space- and punctuation-insensitive
 known as written, the suffixes 市 / 省 / 自治区 / 特别行政区 (and English
 ``city``) are stripped and the look-up retried.  Ambiguous abbreviations and
 romanizations (苏, 宁, ``Suzhou`` of 宿州 …) are deliberately not aliases.
+
+Railway stations and airports (``facilities``) are places of their own, each with its official
+name and the common names people use (海口火车站 is 海口站; 徐州机场 and 徐州观音机场 are
+徐州观音国际机场), and an airport's IATA code.  Two names are one facility only when one entry lists
+both: 海口站 and 海口东站 are two entries, and a name several airports could carry (北京机场,
+上海机场) is nobody's alias.  ``canonical_place`` knows cities and regions only;
+``canonical_site`` knows facilities too.
 """
 
 from __future__ import annotations
@@ -17,7 +24,18 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PlaceInfo", "all_places", "canonical_place", "is_domestic", "place_info"]
+__all__ = [
+    "FacilityInfo",
+    "PlaceInfo",
+    "all_facilities",
+    "all_places",
+    "canonical_facility",
+    "canonical_place",
+    "canonical_site",
+    "facility_info",
+    "is_domestic",
+    "place_info",
+]
 
 _DATA = Path(__file__).parent / "data" / "places.json"
 
@@ -36,6 +54,17 @@ class PlaceInfo:
     aliases: tuple[str, ...]
     iata: tuple[str, ...]
     station: str | None
+
+
+@dataclass(frozen=True)
+class FacilityInfo:
+    """A railway station or an airport: its official name, the city it serves, its other names."""
+
+    name: str
+    kind: str  # railway_station | airport
+    city: str  # the canonical name of the city (a place of the gazetteer)
+    aliases: tuple[str, ...]
+    iata: tuple[str, ...]
 
 
 _KEY_DROP = re.compile(r"[\s'’‘`\-_.,，。·・()（）]+")
@@ -73,6 +102,32 @@ def _load() -> tuple[tuple[PlaceInfo, ...], dict[str, PlaceInfo]]:
                 raise ValueError(f"alias {alias!r} maps to {prev.name} and {info.name}")
             index[k] = info
     return tuple(places), index
+
+
+@cache
+def _load_facilities() -> tuple[tuple[FacilityInfo, ...], dict[str, FacilityInfo]]:
+    raw: dict[str, Any] = json.loads(_DATA.read_text(encoding="utf-8"))
+    places = _load()[1]
+    out: list[FacilityInfo] = []
+    index: dict[str, FacilityInfo] = {}
+    for rec in raw.get("facilities", []):
+        info = FacilityInfo(
+            name=rec["name"],
+            kind=rec["kind"],
+            city=rec["city"],
+            aliases=tuple(rec["aliases"]),
+            iata=tuple(rec.get("iata") or ()),
+        )
+        if _lookup(info.city) is None:
+            raise ValueError(f"facility {info.name}: unknown city {info.city!r}")
+        out.append(info)
+        for alias in (info.name, *info.aliases, *info.iata):
+            k = place_key(alias)
+            prev = index.get(k)
+            if (prev is not None and prev.name != info.name) or k in places:
+                raise ValueError(f"facility name {alias!r} is also {prev.name if prev else places[k].name}")
+            index[k] = info
+    return tuple(out), index
 
 
 @lru_cache(maxsize=16384)
@@ -117,3 +172,28 @@ def is_domestic(name: str) -> bool | None:
 def alias_index() -> dict[str, str]:
     """Look-up key → canonical name (a copy, for tests and reports)."""
     return {k: v.name for k, v in _load()[1].items()}
+
+
+@lru_cache(maxsize=16384)
+def facility_info(name: str) -> FacilityInfo | None:
+    """The railway station or airport a name means (official name, common name or IATA code)."""
+    k = place_key(name)
+    return _load_facilities()[1].get(k) if k else None
+
+
+def canonical_facility(s: str) -> str | None:
+    """The official name of a railway station or an airport, or ``None`` if unknown."""
+    info = facility_info(s)
+    return None if info is None else info.name
+
+
+def canonical_site(s: str) -> str | None:
+    """The canonical name of a facility (station, airport) or else of a place, or ``None``: what the
+    judge compares place-valued text by (a station is not its city: 北京站 is not 北京)."""
+    info = facility_info(s)
+    return info.name if info is not None else canonical_place(s)
+
+
+def all_facilities() -> list[FacilityInfo]:
+    """All railway stations and airports of the gazetteer, in file order."""
+    return list(_load_facilities()[0])

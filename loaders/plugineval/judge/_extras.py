@@ -1,0 +1,82 @@
+"""What a record accepts beyond its gold calls as written (SPEC §2, §4): an ``extra`` argument with a
+listed value, and other complete call lists (``alternative_calls``) scored like the gold.
+
+Cold paths, kept out of the per-pair code of ``_core``: a record without these features never
+reaches them."""
+
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+from typing import Any
+
+from ..schema import Record
+from ._types import ACCEPTING, ArgVerdict, Outcome, Reason, RecordVerdict
+from ._values import ArgSpec, compare_value
+
+R_EXACT = Reason.EXACT
+R_EXTRA = Reason.EXTRA
+R_UNDECIDED = Reason.UNDECIDED
+R_UNSUPPORTED_EXTRA = Reason.UNSUPPORTED_EXTRA
+O_TP = Outcome.TP
+
+
+def listed_extra(
+    out: list[ArgVerdict],
+    rejected: dict[int, list[Any]],
+    gi: int,
+    k: str,
+    pv: Any,
+    listed: list[Any],
+    spec: ArgSpec,
+    ref: datetime,
+    tz: tzinfo,
+) -> None:
+    """The verdict on an argument the gold lacks and ``extra`` lists, appended to ``out``: ``extra``
+    (accepted) when the predicted value means one of the listed values, compared as a gold value is
+    (上海市 means 上海); ``undecided`` where the rules cannot tell (the LLM judge may settle it against
+    the listed values: ``rejected`` records them); else ``unsupported_extra``."""
+    reason, detail = compare_value(pv, listed, spec, ref, tz)
+    if reason in ACCEPTING:
+        note = None if reason is R_EXACT else (f"{reason}: {detail}" if detail else str(reason))
+        out.append(ArgVerdict(gi, k, R_EXTRA, spec.time_valued, pv, None, note))
+    elif reason is R_UNDECIDED:
+        rejected[len(out)] = list(listed)
+        out.append(ArgVerdict(gi, k, R_UNDECIDED, False, pv, None, f"extra: listed {listed!r}"))
+    else:
+        why = f"not one of the listed values {listed!r} ({detail or reason})"
+        out.append(ArgVerdict(gi, k, R_UNSUPPORTED_EXTRA, False, pv, None, why))
+
+
+def views(record: Record) -> tuple[Record, ...]:
+    """The record once per list of ``alternative_calls``, with that list (and its alternatives) as the
+    gold and no alternative lists of its own: the judge scores a prediction against each view as it
+    does against the gold."""
+    return tuple(
+        record.model_copy(
+            update={"gold_calls": a.calls, "gold_alternatives": a.aligned(), "alternative_calls": []}
+        )
+        for a in record.alternative_calls
+    )
+
+
+def failures(v: RecordVerdict) -> int:
+    """Failing argument verdicts plus unmatched gold and predicted calls."""
+    return (
+        sum(1 for a in v.arguments if a.reason not in ACCEPTING)
+        + len(v.unmatched_gold)
+        + len(v.unmatched_pred)
+    )
+
+
+def best_of(found: list[RecordVerdict]) -> RecordVerdict:
+    """Of the verdicts against the gold list (first) and each alternative list (``scored_against``
+    set): the first TP; else the one with fewest ``failures``, the earliest on ties — the gold before
+    any alternative."""
+    best, fewest = found[0], -1
+    for v in found:
+        if v.outcome is O_TP:
+            return v
+        n = failures(v)
+        if fewest < 0 or n < fewest:
+            best, fewest = v, n
+    return best
