@@ -114,6 +114,10 @@ def test_every_record_is_sound(release: Path) -> None:
         ev = r.verification.get("evidence", {})
         if r.kind == "neg_C":
             assert ev["code"] in ev["observed"]
+            # the limit is stated in the offered target tool's description, as the model reads it
+            shown = {t["function"]["name"]: t["function"]["description"] for t in r.tools}
+            assert ev["disclosed"]["tool"] in r.target_tools, r.id
+            assert ev["disclosed"]["clause"] in shown[ev["disclosed"]["tool"]], r.id
         if r.kind == "neg_B":
             assert ev["execution"] and all(x == "ok" for x in ev["execution"])
             needed = set(CAT.plugin_of_tool(ev["calls"][0]["name"]).tool_names)

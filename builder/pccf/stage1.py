@@ -11,6 +11,7 @@ from plugineval.catalog import Catalog
 from plugineval.jsonschema_lite import Validator
 from plugineval.judge._core import RulesJudge, decide
 from plugineval.schema import Call, GoldAlternative, Plugin, Record, Scenario
+from plugineval.schema.disclosure import edge_clause, stated_facts, visible_text
 
 from ..synth.synthesizer import Candidate
 from ..tools.server import ToolExecutor
@@ -464,6 +465,16 @@ class StageOne:
             }
             if want not in codes:
                 return Verification(False, "boundary_not_hit", evidence=ev)
+            # SPEC §1/§3: the limit is stated where the model reads it — in the shown text of the
+            # target tool the would-be call hits
+            b = plugin.boundary(scenario.boundary or "")
+            hit = [c.name for c, o in zip(cand.intended_calls, outs, strict=True) if o.error_code == want]
+            stated = [
+                t for t in hit if all(f in visible_text(plugin.tool(t), b.argument) for f in stated_facts(b))
+            ]
+            if not stated:
+                return Verification(False, "limit_not_disclosed", evidence=ev)
+            ev["disclosed"] = {"tool": stated[0], "clause": edge_clause(b, plugin.tool(stated[0]))}
             v = await self.annotate(task)
             if v.accepted and v.outcome == "call":
                 return Verification(False, "refuted_answerable", evidence=ev, trace=v.trace, rounds=v.rounds)
