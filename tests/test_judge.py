@@ -191,3 +191,57 @@ def test_alternative_calls_and_extra_round_trip_through_a_row() -> None:
         "from_argument": "date_from",
         "days": 6,
     }
+
+
+def test_hybrid_settles_undecided_pairs_of_alternative_lists_and_extras(tmp_path: Any) -> None:
+    """In hybrid mode the LLM is asked about an undecided pair of an alternative call list and about
+    an undecided ``extra`` value (against the listed values), and its answer decides the verdict."""
+    from plugineval.judge import LLMConfig
+
+    from fake_openai import FakeOpenAI, judge_data
+
+    def synonyms(body: dict[str, Any]) -> dict[str, Any]:
+        d = judge_data(body)
+        hit = "川菜" if d["predicted_value"] == "四川菜" and "川菜" in d["accepted_values"] else None
+        ans = {"equivalent": hit is not None, "matched_value": hit, "justification": "synonym"}
+        return {"content": json.dumps(ans, ensure_ascii=False)}
+
+    alt_list = [{"calls": [{"name": "cuisine", "arguments": {"city": "成都", "style": "川菜"}}]}]
+    rec = make_record("h", gold=[("weather", {"city": "成都"})], alt_calls=alt_list)
+    extra = make_record("x", gold=[("cuisine", {"city": "成都"})], alts=[{"extra": {"style": ["川菜"]}}])
+    preds = {
+        "h": make_pred("h", [("cuisine", {"city": "成都", "style": "四川菜"})]),
+        "x": make_pred("x", [("cuisine", {"city": "成都", "style": "四川菜"})]),
+    }
+    assert str(JUDGE.judge_one(rec, preds["h"]).outcome) == "FN"  # rules alone: undecided
+    with FakeOpenAI(synonyms) as srv:
+        cfg = LLMConfig(base_url=srv.base_url, model="fake-judge", cache_path=str(tmp_path / "c.sqlite"))
+        got = Judge("hybrid", cfg).run([rec, extra], preds)  # type: ignore[arg-type]
+    assert str(got["h"].outcome) == "TP" and got["h"].scored_against == 0
+    assert {a.arg: str(a.reason) for a in got["h"].arguments}["style"] == "llm_equivalent"
+    assert str(got["x"].outcome) == "TP"
+    assert {a.arg: str(a.reason) for a in got["x"].arguments}["style"] == "llm_equivalent"
+
+
+def test_the_report_entry_says_which_list_was_scored() -> None:
+    from plugineval.scoring import entry
+
+    alt_list = [
+        {
+            "calls": [
+                {
+                    "name": "metro",
+                    "arguments": {"city": "上海", "from_station": "徐家汇", "to_station": "人民广场"},
+                }
+            ]
+        }
+    ]
+    rec = make_record(
+        "e", gold=[("route", {"origin": "徐家汇", "destination": "人民广场"})], alt_calls=alt_list
+    )
+    met = JUDGE.judge_one(
+        rec, make_pred("e", [("metro", {"city": "上海", "from_station": "徐家汇", "to_station": "人民广场"})])
+    )
+    assert entry(rec, met)["scored_against"] == 0
+    gold = JUDGE.judge_one(rec, make_pred("e", [("route", {"origin": "徐家汇", "destination": "人民广场"})]))
+    assert "scored_against" not in entry(rec, gold)

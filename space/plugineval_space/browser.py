@@ -141,6 +141,13 @@ def record_markdown(r: Record, permalink: str = "") -> str:
             extra = alt.model_dump(exclude_defaults=True)
             if extra:
                 lines += ["accepted alternatives:", "", _code(extra)]
+        for k, other in enumerate(r.alternative_calls):  # other call lists that serve the request
+            lines += ["", f"#### Or: alternative_calls[{k}] (serves the request as well)", ""]
+            for i, (c, alt) in enumerate(zip(other.calls, other.aligned(), strict=True), 1):
+                lines += [f"**{i}. `{c.name}`**", "", _code(c.arguments)]
+                extra = alt.model_dump(exclude_defaults=True)
+                if extra:
+                    lines += ["accepted alternatives:", "", _code(extra)]
     else:
         lines.append(
             "No call: a correct model "
