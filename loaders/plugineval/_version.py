@@ -11,5 +11,7 @@ SCHEMA_VERSION = "1.0"
 #   against the one met best: `scored_against`); schema defaults dropped at any depth (inside objects
 #   and arrays of objects); derived defaults from tool_annotations (date_to = date_from + N days);
 #   railway stations and airports are places of their own (海口火车站 = 海口站 ≠ 海口东站)
-JUDGE_VERSION = "1.1.0"
+# 1.2.0: a place named with the gold call's own city in front is that place (成都大熊猫基地 = 大熊猫基地
+#   with city 成都); derived defaults may start from the record's own date (an end_date defaulting to today)
+JUDGE_VERSION = "1.2.0"
 SCORER_VERSION = "1.0.0"

@@ -282,7 +282,7 @@ def _check_tool(t: ToolSpec) -> list[str]:
         if ann.time_valued and sch.get("type") not in ("string", ["string", "null"]):
             out.append(f"argument {arg!r} is time_valued but not a string")
         dd = ann.derived_default
-        if dd is not None and dd.from_argument not in t.properties:
+        if dd is not None and dd.from_argument not in t.properties and dd.from_argument != "reference_date":
             out.append(f"argument {arg!r}: derived_default from unknown argument {dd.from_argument!r}")
     return out
 

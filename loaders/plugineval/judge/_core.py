@@ -18,7 +18,7 @@ from typing import Any
 from ..schema import GoldAlternative, Record
 from ..schema.prediction import CallLike, PredictionLike
 from ._align import best_pairing, exact_types, has_number, is_exact, perfect_pairing
-from ._extras import best_of, listed_extra, views
+from ._extras import best_of, city_alike, listed_extra, views
 from ._types import ACCEPTING, ArgVerdict, Category, Outcome, Reason, RecordVerdict, Subtype
 from ._values import (
     _MISSING,
@@ -259,6 +259,8 @@ class RulesJudge:
                 continue
             accepted = [gv, *alt.values.get(k, [])]
             reason, detail = compare_value(pv, accepted, spec, ref, tz)
+            if reason not in ACCEPTING and (alike := city_alike(pv, accepted, gargs, k, spec)) is not None:
+                reason, detail = alike  # 成都大熊猫基地 in city 成都 is 大熊猫基地
             if reason not in ACCEPTING:
                 rejected[len(out)] = accepted
             out.append(ArgVerdict(gi, k, reason, spec.time_valued, pv, gv, detail))

@@ -80,3 +80,31 @@ def best_of(found: list[RecordVerdict]) -> RecordVerdict:
         if fewest < 0 or n < fewest:
             best, fewest = v, n
     return best
+
+
+def _unprefixed(s: str, cities: tuple[str, ...]) -> set[str]:
+    out = {s}
+    for c in cities:
+        if s.startswith(c) and len(s) - len(c) >= 2:
+            out.add(s[len(c) :])
+    return out
+
+
+def city_alike(
+    pv: Any, accepted: list[Any], gold_args: dict[str, Any], arg: str, spec: ArgSpec
+) -> tuple[Reason, str] | None:
+    """A place named with or without the call's own city in front (成都大熊猫基地 / 大熊猫基地,
+    成都市中心 / 市中心, 丽江万达影城万象城店 / 万达影城万象城店, with ``city: 成都`` / ``丽江``): the
+    same place. Only the gold call's ``city`` counts, so 北京烤鸭店 stays apart from 烤鸭店 elsewhere."""
+    city = gold_args.get("city")
+    if arg == "city" or type(pv) is not str or type(city) is not str or spec.enum or spec.time_valued:
+        return None
+    from ..normalize import canonical_place
+
+    base = canonical_place(city) or city
+    cities = tuple(sorted({city, base, base + "市"}, key=len, reverse=True))
+    mine = _unprefixed(pv.strip(), cities)
+    for g in accepted:
+        if type(g) is str and mine & _unprefixed(g.strip(), cities):
+            return Reason.NORMALIZED, f"the same place with or without the city {base}"
+    return None

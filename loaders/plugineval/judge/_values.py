@@ -59,7 +59,9 @@ class ArgSpec:
     description: str
     items: ArgSpec | None = None
     props: dict[str, ArgSpec] | None = None  # an object's properties (their defaults apply at any depth)
-    derived: tuple[str, int] | None = None  # tool_annotations' derived_default: (from_argument, days)
+    derived: tuple[str, int, str] | None = (
+        None  # tool_annotations' derived_default: (from_argument, days, of)
+    )
 
 
 def make_argspec(
@@ -85,7 +87,11 @@ def make_argspec(
             for k, ps in sch["properties"].items()
         }
     dd = ann.get("derived_default")
-    derived = (str(dd["from_argument"]), int(dd["days"])) if isinstance(dd, dict) else None
+    derived = (
+        (str(dd["from_argument"]), int(dd.get("days", 0)), str(dd.get("of", "date")))
+        if isinstance(dd, dict)
+        else None
+    )
     return ArgSpec(
         name=name,
         check=check,
@@ -287,10 +293,24 @@ def _compare_dict(
     return best
 
 
-def derived_value(gold_args: dict[str, Any], derived: tuple[str, int]) -> str | None:
+REFERENCE_DATE = "reference_date"  # derived_default.from_argument: the record's own date ("today")
+
+
+def derived_value(
+    gold_args: dict[str, Any], derived: tuple[str, int, str], ref: datetime | None = None
+) -> str | int | None:
     """The default a tool applies to an argument declared ``derived_default``: the ISO date (or
-    date-time) in ``from_argument`` of the gold call plus ``days`` days, written as that value is;
-    None where the gold has no such ISO value."""
+    date-time) in ``from_argument`` of the gold call plus ``days`` days, written as that value is —
+    or, for ``from_argument: reference_date``, the record's own date (the tool's "today") plus
+    ``days``; with ``of: count``, the number of items in ``from_argument`` (a ticket count that
+    follows the seats chosen); None where the gold has no such value."""
+    if derived[2] == "count":
+        items = gold_args.get(derived[0])
+        return len(items) if isinstance(items, list) and items else None
+    if derived[0] == REFERENCE_DATE:
+        if ref is None:
+            return None
+        return (ref.date() + timedelta(days=derived[1])).isoformat()
     base = gold_args.get(derived[0])
     if not isinstance(base, str):
         return None
@@ -307,7 +327,9 @@ def is_derived_default(v: Any, spec: ArgSpec, gold_args: dict[str, Any], ref: da
     date normalization: a format variant of that date counts, a relative expression does not)."""
     if spec.derived is None:
         return False
-    d = derived_value(gold_args, spec.derived)
+    d = derived_value(gold_args, spec.derived, ref)
+    if isinstance(d, int):
+        return same(v, d)
     return d is not None and compare_value(v, [d], spec, ref, tz)[0] in (R_EXACT, R_FORMAT_VARIANT)
 
 

@@ -34,10 +34,22 @@ BoundaryKind = Literal[
 
 class DerivedDefault(StrictModel):
     """The tool's default for an argument, when left out: the date in ``from_argument`` plus ``days``
-    days (``date_to`` defaults to ``date_from`` + 6 days)."""
+    days (``date_to`` defaults to ``date_from`` + 6 days); ``from_argument: reference_date`` names the
+    record's own date, the tool's "today" (an ``end_date`` that defaults to today)."""
 
     from_argument: str = Field(min_length=1)
-    days: int
+    days: int = 0
+    of: Literal["date", "count"] = "date"
+    """``date``: that date plus ``days``; ``count``: the number of items in ``from_argument`` (a ticket
+    count that follows the seats chosen)."""
+
+    @model_serializer(mode="wrap")
+    def _omit_date(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # a date default serializes as before 1.2.0 (rows carry only what a count default adds)
+        out: dict[str, Any] = handler(self)
+        if out.get("of") == "date":
+            del out["of"]
+        return out
 
 
 class ArgAnnotation(StrictModel):
