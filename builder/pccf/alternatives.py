@@ -7,7 +7,11 @@ Beside the gold, the variants a careful model would plausibly emit are executed 
 - ``entailed``: an optional argument the query entails — an enum value whose surface form the query
   says, or a value every item of the gold's answer shares (羽绒服 → ``category: clothing``; a place's
   city);
-- ``wording``: the query's own wording for an entity the tool resolves (机场 with ``city: 无锡``).
+- ``wording``: the query's own wording for an entity the tool resolves (机场 with ``city: 无锡``);
+- ``omitted``: an optional choice of the gold left out that changes nothing (the default song search
+  finds the singer's songs as ``search_type: artist`` does);
+- ``narrowed``, ``merged``: a forecast window cut to the one day asked; one call that answers what
+  several gold calls of one tool ask (no ``ticket_type``: every ticket type).
 
 A variant whose output is the gold's answer (ids and timestamps aside) is accepted: an added argument
 becomes an ``extra`` entry, a changed value a ``values`` entry, a whole other call list an
@@ -72,7 +76,7 @@ def sub_answer(part: Any, whole: Any) -> bool:
         if not part or len(part) > len(whole):
             return part == whole
         it = iter(whole)
-        return all(any(x == y for y in it) for x in part)
+        return all(any(sub_answer(x, y) for y in it) for x in part)
     return bool(part == whole)
 
 
@@ -103,12 +107,20 @@ class AlternativeFinder:
         self.catalog = catalog
         self.s1 = stage1
 
+    def _key(self, call: Call, result: Any) -> str:
+        """The answer without the tool's echo of its own arguments (``search_type: song`` beside the
+        songs found): what the user learns, not what was asked."""
+        echo = set(self.catalog.tool(call.name).properties)
+        if isinstance(result, dict):
+            result = {k: v for k, v in result.items() if k not in echo}
+        return answer_key(result)
+
     async def _answer(self, call: Call, ref: str) -> str | None:
         if self.s1._validator(call.name).errors(call.arguments):
             return None
         self.s1.ex.reset_state()
         out = await self.s1.ex.call(call.name, call.arguments, ref)
-        return answer_key(out.result) if out.ok and out.result else None
+        return self._key(call, out.result) if out.ok and out.result else None
 
     async def find(
         self, query: str, ref: str, gold: list[Call], alts: list[GoldAlternative], trace: list[dict[str, Any]]
@@ -120,7 +132,7 @@ class AlternativeFinder:
             self.s1.ex.reset_state()
             out = await self.s1.ex.call(c.name, c.arguments, ref)
             results.append(out.result if out.ok else None)
-            answers.append(answer_key(out.result) if out.ok and out.result else None)
+            answers.append(self._key(c, out.result) if out.ok and out.result else None)
         for i, c in enumerate(gold):
             answer = answers[i]
             if answer is None:
@@ -128,8 +140,45 @@ class AlternativeFinder:
             await self._entailed(found, i, c, query, ref, answer, results[i])
             await self._wording(found, i, c, query, ref, answer)
             await self._narrowed(found, i, c, ref, results[i])
+            await self._omitted(found, i, c, ref, answer)
+        await self._merged(found, gold, results, ref)
         await self._proposals(found, gold, answers, ref, trace)
         return found
+
+    # --- one call that answers what several gold calls ask ----------------------------------------
+    async def _merged(self, found: Found, gold: list[Call], results: list[Any], ref: str) -> None:
+        """Gold calls of one tool that differ in one optional argument only (成人票和儿童票: ticket_type
+        adult, child): the one call without it, when its answer holds each gold call's answer whole
+        (``sub_answer``: every ticket the gold calls list is among the one call's)."""
+        if len(gold) < 2 or len({c.name for c in gold}) != 1 or any(r is None for r in results):
+            return
+        keys = set().union(*(c.arguments.keys() for c in gold))
+        differ = [
+            k for k in sorted(keys) if len({json.dumps(c.arguments.get(k), sort_keys=True) for c in gold}) > 1
+        ]
+        tool = self.catalog.tool(gold[0].name)
+        if len(differ) != 1 or differ[0] in tool.required:
+            return
+        args = {k: v for k, v in gold[0].arguments.items() if k != differ[0]}
+        found.tried["merged"] += 1
+        one = Call(name=gold[0].name, arguments=args)
+        if self.s1._validator(one.name).errors(one.arguments):
+            return
+        self.s1.ex.reset_state()
+        out = await self.s1.ex.call(one.name, one.arguments, ref)
+        if not (out.ok and out.result):
+            return
+        whole = _strip(out.result)
+        if all(sub_answer(_strip(r), whole) for r in results):
+            from .records import alternatives_for
+
+            found.alternative_calls.append(
+                {
+                    "calls": [one.model_dump()],
+                    "alternatives": [a.model_dump() for a in alternatives_for(self.catalog, [one])],
+                }
+            )
+            found.accepted["alternative_calls"] += 1
 
     # --- an optional argument the query entails ------------------------------------------------
     def _entailed_values(self, c: Call, arg: str, query: str, result: Any) -> list[Any]:
@@ -143,6 +192,19 @@ class AlternativeFinder:
             out += [v for v in sch["enum"] if isinstance(v, str) and len(v) > 2 and v in query]
         if sch.get("type") in ("string", "integer", "number", None):
             out += shared_values(result, arg)
+            # a fact the answer states of the one entity the call names (2106号台风: year 2021;
+            # stock 300122: market sz) — the answer's own top-level field of that name
+            top = result.get(arg) if isinstance(result, dict) else None
+            if isinstance(top, str | int | float) and not isinstance(top, bool):
+                out.append(top)
+        if sch.get("type") == "integer":  # a count of what the call lists (3 seats: count 3)
+            out += [len(v) for v in c.arguments.values() if isinstance(v, list) and v]
+        if sch.get("type") == "string" and "enum" not in sch:
+            # the user's own word for a category the gold selects (京剧 for category opera) as a keyword
+            for k, v in c.arguments.items():
+                a = tool.annotations.get(k)
+                if a is not None and k != arg:
+                    out += [s for s, x in a.aliases.items() if x == v and s in query and len(s) >= 2]
         if arg == "city":
             out += self._city_of_places(c, query)
         seen: list[Any] = []
@@ -178,6 +240,24 @@ class AlternativeFinder:
                     if v not in extra:
                         extra.append(v)
                         found.accepted["extra"] += 1
+
+    # --- an optional choice the gold makes that changes nothing --------------------------------
+    async def _omitted(self, found: Found, i: int, c: Call, ref: str, answer: str) -> None:
+        """An optional enum argument of the gold left out (``search_type: artist`` where the tool's
+        default song search matches the singer too): ``omittable`` when the answer stays the gold's."""
+        tool = self.catalog.tool(c.name)
+        for arg, v in c.arguments.items():
+            sch = tool.properties.get(arg, {})
+            if arg in tool.required or "enum" not in sch or sch.get("default") == v:
+                continue
+            if arg in found.alternatives[i].omittable:
+                continue
+            found.tried["omitted"] += 1
+            rest = Call(name=c.name, arguments={k: x for k, x in c.arguments.items() if k != arg})
+            if await self._answer(rest, ref) == answer:
+                found.alternatives[i].omittable.append(arg)
+                found.alternatives[i].omittable.sort()
+                found.accepted["omittable"] += 1
 
     # --- a window of days narrowed to the one day asked -----------------------------------------
     async def _narrowed(self, found: Found, i: int, c: Call, ref: str, result: Any) -> None:
@@ -262,8 +342,11 @@ class AlternativeFinder:
                 ):
                     continue
                 seen.append(calls)
-                if self.s1.equivalent(calls, gold, ref):
-                    continue
+                if self.s1.equivalent(calls, gold, ref) or not self.s1._free_values(
+                    gold
+                ) <= self.s1._free_values(calls):
+                    continue  # the same reading, or one that drops what the gold reads (a venue's name
+                    # for its category, 北京大学 for 大学): the same answer from a sparse store proves nothing
                 found.tried["proposal"] += 1
                 if await self._same_answers(calls, gold, answers, ref):
                     self._accept_reading(found, gold, calls)
@@ -278,17 +361,17 @@ class AlternativeFinder:
             diff = [k for k in sorted(g.keys() | c.keys()) if g.get(k, _ABSENT) != c.get(k, _ABSENT)]
             if len(diff) == 1:
                 k = diff[0]
-                if k not in g:
-                    alt.extra.setdefault(k, []).append(c[k])
-                    found.accepted["extra"] += 1
-                elif k not in c:
+                if k not in c:  # left out (an enum or a default: free values are kept, see above)
                     if k not in self.catalog.tool(gold[0].name).required and k not in alt.omittable:
                         alt.omittable.append(k)
                         alt.omittable.sort()
                         found.accepted["omittable"] += 1
-                else:
-                    alt.values.setdefault(k, []).append(c[k])
-                    found.accepted["values"] += 1
+                    return
+                kind = "extra" if k not in g else "values"
+                listed = (alt.extra if kind == "extra" else alt.values).setdefault(k, [])
+                if c[k] not in listed:
+                    listed.append(c[k])
+                    found.accepted[kind] += 1
                 return
         from .records import alternatives_for
 

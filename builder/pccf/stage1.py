@@ -363,7 +363,10 @@ class StageOne:
         self, task: Task, gold: list[Call], offered: list[str], dbs: dict[str, Any]
     ) -> list[dict[str, Any]]:
         """Another offered plugin that serves the request (metro_route for 坐地铁 beside route_plan
-        with mode transit): the query says one of its cue words (the grammar's lures: 地铁, 换乘), and Stage I
+        with mode transit): the gold's plugin declares that the other serves its requests too (the grammar's
+        ``serves_also``: a plausible reading of one tool by another is no proof of it — a charging query
+        read as a bare nearby search had the same free values), the query says one of its cue words
+        (the grammar's lures: 地铁, 换乘), and Stage I
         accepts a text-only reading of the query for it — grounded, executed and scored at tau, as
         complete as the gold (as many calls). Each such reading is an ``alternative_calls`` list."""
         from .records import alternatives_for
@@ -372,7 +375,13 @@ class StageOne:
             return []
         offered_set = set(offered)
         gold_plugins = {self.catalog.plugin_of_tool(c.name).id for c in gold}
-        plugins = sorted({self.catalog.plugin_of_tool(t).id for t in offered} - gold_plugins)
+        declared = {
+            q
+            for p in gold_plugins
+            if p in self.retriever.grammars
+            for q in self.retriever.grammars[p].serves_also
+        }
+        plugins = sorted(({self.catalog.plugin_of_tool(t).id for t in offered} & declared) - gold_plugins)
         need = self._free_values(gold)
         out: list[dict[str, Any]] = []
         for pid in plugins:
@@ -474,6 +483,9 @@ class StageOne:
             ]
             if not stated:
                 return Verification(False, "limit_not_disclosed", evidence=ev)
+            if b.kind == "max_span_days" and not any(plugin.tool(t).stateful for t in hit):
+                # a span per call limits no read: two calls over the halves answer the request whole
+                return Verification(False, "limit_splittable", evidence=ev)
             ev["disclosed"] = {"tool": stated[0], "clause": edge_clause(b, plugin.tool(stated[0]))}
             v = await self.annotate(task)
             if v.accepted and v.outcome == "call":

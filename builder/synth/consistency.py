@@ -1,6 +1,7 @@
 """Self-contradictory requests (SPEC §3): a draft whose query contradicts itself has no right answer,
 so the synthesizer rejects it before Stage I — a route from a place to itself (去武汉…武汉出发), an
-explicit date whose stated weekday is another day (3月20日（周三） when the 20th is a Friday)."""
+explicit date whose stated weekday is another day (3月20日（周三） when the 20th is a Friday), a
+phrase about the present that its reference time belies (都快半夜了 at 07:47, 年底了 in August)."""
 
 from __future__ import annotations
 
@@ -88,6 +89,62 @@ def _check(y: str | None, mo: int, d: int, w: str, ref: date, text: str) -> str 
     return None
 
 
+# phrases that say what time it is now: the hours (local) or months they fit
+_NOW_HOURS = {
+    "都快半夜了": range(21, 24),
+    "已经很晚了": range(20, 24),
+    "大半夜": range(0, 5),
+    "这么晚了": range(20, 24),
+}
+_NOW_MONTHS = {"年底了": (11, 12), "快过年了": (12, 1, 2), "快到年度汇算了": (1, 2, 3)}
+
+
+def now_contradiction(query: str, reference_time: str) -> str | None:
+    """'<phrase> at <now>' when the query says what time it is now (都快半夜了, 年底了) and its own
+    reference time is another."""
+    now = datetime.fromisoformat(reference_time)
+    for phrase, hours in _NOW_HOURS.items():
+        if phrase in query and now.hour not in hours:
+            return f"{phrase} at {now:%H:%M}"
+    for phrase, months in _NOW_MONTHS.items():
+        if phrase in query and now.month not in months:
+            return f"{phrase} in month {now.month}"
+    return None
+
+
+# "周日到六天后": six days after today, or after Sunday? A range whose second end counts days
+# (N天后) after a first end that is not today has two readings.
+_AMBIGUOUS_END = re.compile(
+    r"(?:(?:周|星期|礼拜)[一二三四五六日天]|[明后]天|[号日])\s*(?:到|至)\s*[一二三四五六七八九十两百\d]+天后"
+)
+
+
+def ambiguous_end(query: str) -> str | None:
+    m = _AMBIGUOUS_END.search(query)
+    return f"{m.group(0)}: the second end counts from today or from the first" if m else None
+
+
+def ambiguous_airport(query: str, calls: list[Call]) -> str | None:
+    """'机场' alone in a city with two airports (上海: 浦东, 虹桥): a trip there has two answers."""
+    from plugineval.normalize.places import all_facilities
+
+    if "机场" not in query or any(f.name in query or any(a in query for a in f.aliases if a != "机场")
+                                   for f in all_facilities() if f.kind == "airport"):  # fmt: skip
+        return None
+    cities = {_place(c.arguments.get("city")) for c in calls} - {None}
+    for city in cities:
+        n = sum(1 for f in all_facilities() if f.kind == "airport" and f.city == city)
+        if n >= 2:
+            return f"机场 in {city}, which has {n} airports"
+    return None
+
+
 def contradiction(catalog: Catalog, query: str, reference_time: str, calls: list[Call]) -> str | None:
     """Why a draft contradicts itself, or None."""
-    return same_ends(catalog, calls) or weekday_contradiction(query, reference_time)
+    return (
+        same_ends(catalog, calls)
+        or weekday_contradiction(query, reference_time)
+        or now_contradiction(query, reference_time)
+        or ambiguous_end(query)
+        or ambiguous_airport(query, calls)
+    )

@@ -97,6 +97,9 @@ class ScenarioGrammar(StrictModel):
 class PluginGrammar(StrictModel):
     slots: dict[str, SlotSpec] = Field(default_factory=dict)
     scenarios: dict[str, ScenarioGrammar]
+    serves_also: list[str] = Field(default_factory=list)
+    """Other plugins whose tools serve this plugin's requests too (the metro guide's route beside the
+    route planner's transit route): Stage I tries them, when offered, for ``alternative_calls``."""
 
     @model_validator(mode="after")
     def _check_slots(self) -> PluginGrammar:
