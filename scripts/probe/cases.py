@@ -5,10 +5,11 @@
 Reads PROBE_DIR/records.jsonl, preds.jsonl, answers.jsonl (``answers.py``) and the three reviews
 answers_A/B/C.jsonl (``BRIEF_answers.md``). Each answer's settled verdict is the reviewers' majority
 on ``pred_acceptable``; its cause is the majority cause (or "split" when all three differ).
-- An answer whose reference the majority finds right (``gold_ok``) becomes a judge case in
+- An answer whose reference the majority finds right (``gold_ok``), with a majority cause in
+  ``JUDGE_CAUSES``, becomes a judge case in
   ``cases.jsonl``: the record as the model saw it, the prediction, and the verdict the judge must give
   (pass or fail; a failure's category too when the majority found the judge's category right).
-- An answer whose reference the majority finds wrong is a label defect, kept in ``label_defects.jsonl``
+- Any other answer (a wrong or incomplete reference, an item that reads two ways) is a label defect, kept in ``label_defects.jsonl``
   for the builder (what was wrong and why); it is no judge case, since its record is not the truth.
 The offered tools (what the model saw, frozen) go once into ``tools.json``. Cases are appended per
 LABEL (a probe name such as "validation-seed11"): running again for the same label replaces them."""
@@ -20,6 +21,11 @@ import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+# the causes that make an answer a judge case: the record is right, and the verdict is the judge's to
+# give (a wrong or incomplete reference, an undisclosed limit, an item that reads two ways are label
+# defects: their fix is in the builder, and the frozen record is not the truth)
+JUDGE_CAUSES = ("model_error", "correct", "judge_too_strict", "judge_too_lenient")
 
 
 def _jsonl(path: Path) -> list[dict[str, Any]]:
@@ -54,7 +60,7 @@ def main() -> int:
     for rid in sorted(answers):
         r, ans, votes = recs[rid], answers[rid], [rev[rid] for rev in reviews]
         offered = json.loads(r["tools"])
-        anns = json.loads(r["tool_annotations"])
+        anns = _current_annotations(json.loads(r["tools"]))  # judge-only knowledge: today's catalog
         for t in offered:
             fn = t["function"]
             key = fn["name"]
@@ -90,7 +96,7 @@ def main() -> int:
         prediction = {k: p[k] for k in ("calls", "content") if k in p}
         base = {"probe": a.label, "record": record, "prediction": prediction, "review": review,
                 "judge_at_probe": ans["judge"]}  # fmt: skip
-        if gold_ok == 1 and acceptable in (0, 1):
+        if gold_ok == 1 and acceptable in (0, 1) and review["cause"] in JUDGE_CAUSES:
             expected: dict[str, Any] = {"pass": acceptable == 1}
             if acceptable == 0 and judge_ok == 1 and ans["judge"]["outcome"] in ("FN", "FP"):
                 expected["category"] = ans["judge"]["category"]
@@ -105,6 +111,23 @@ def main() -> int:
     causes = Counter(c["review"]["cause"] for c in cases + defects)
     print(f"{a.label}: {len(cases)} judge cases, {len(defects)} label defects; causes {dict(causes)}")
     return 0
+
+
+def _current_annotations(offered: list[dict[str, Any]]) -> dict[str, Any]:
+    """The judge-only annotations of the offered tools as the catalog has them now: they are the
+    judge's knowledge (aliases, derived defaults), not what the model saw, and grow with the judge."""
+    from plugineval.catalog import load_catalog
+
+    cat = load_catalog()
+    out: dict[str, Any] = {}
+    for t in offered:
+        name = t["function"]["name"]
+        try:
+            ann = cat.tool(name).annotations
+        except KeyError:
+            continue
+        out[name] = {a: v.model_dump(exclude_defaults=True) for a, v in sorted(ann.items())}
+    return out
 
 
 def _read(path: Path) -> list[dict[str, Any]]:
