@@ -36,7 +36,12 @@ from plugineval.schema import Call, GoldAlternative
 # a place word a resolving tool reads with the call's city (the user's own wording)
 PLACE_WORDS = ("机场", "火车站", "高铁站", "汽车站", "客运站", "市中心", "地铁站")
 # answer keys that name no part of the answer: generated ids and the time of the call
-_VOLATILE = re.compile(r"^(id|.*_id|.*_ids|.*_at|.*_no|.*_code|confirmation.*|booking_ref)$")
+# (the time of the call itself, not a time the answer gives: remind_at, depart_at stay)
+_VOLATILE = re.compile(
+    r"^(id|.*_id|.*_ids|.*_no|(searched|created|issued|booked|claimed|placed|updated|generated|ordered)_at"
+    r"|as_of|confirmation.*|booking_ref|pickup_code|verify_code)$"
+)
+_COUNT = re.compile(r"[张人份间个件台本]数")
 _ALL_SAME_MIN = 2  # a value "every item shares" needs at least this many items
 _ABSENT = object()
 
@@ -197,13 +202,15 @@ class AlternativeFinder:
             top = result.get(arg) if isinstance(result, dict) else None
             if isinstance(top, str | int | float) and not isinstance(top, bool):
                 out.append(top)
-        if sch.get("type") == "integer":  # a count of what the call lists (3 seats: count 3)
-            out += [len(v) for v in c.arguments.values() if isinstance(v, list) and v]
+        if sch.get("type") == "integer" and _COUNT.search(str(sch.get("description", ""))):
+            out += [len(v) for v in c.arguments.values() if isinstance(v, list) and v]  # 3 seats: count 3
         if sch.get("type") == "string" and "enum" not in sch:
             # the user's own word for a category the gold selects (京剧 for category opera) as a keyword
             for k, v in c.arguments.items():
                 a = tool.annotations.get(k)
-                if a is not None and k != arg:
+                if (
+                    a is not None and k != arg and shared_values(result, k) == [v]
+                ):  # a category the items carry
                     out += [s for s, x in a.aliases.items() if x == v and s in query and len(s) >= 2]
         if arg == "city":
             out += self._city_of_places(c, query)
