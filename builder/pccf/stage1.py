@@ -362,64 +362,10 @@ class StageOne:
     async def other_tool_readings(
         self, task: Task, gold: list[Call], offered: list[str], dbs: dict[str, Any]
     ) -> list[dict[str, Any]]:
-        """Another offered plugin that serves the request (metro_route for 坐地铁 beside route_plan
-        with mode transit): the gold's plugin declares that the other serves its requests too (the grammar's
-        ``serves_also``: a plausible reading of one tool by another is no proof of it — a charging query
-        read as a bare nearby search had the same free values), the query says one of its cue words
-        (the grammar's lures: 地铁, 换乘), and Stage I
-        accepts a text-only reading of the query for it — grounded, executed and scored at tau, as
-        complete as the gold (as many calls). Each such reading is an ``alternative_calls`` list."""
-        from .records import alternatives_for
-
+        """Another offered plugin's reading that serves the request (``AlternativeFinder.other_tools``)."""
         if self.retriever is None or not self.cfg.alternatives:
             return []
-        offered_set = set(offered)
-        gold_plugins = {self.catalog.plugin_of_tool(c.name).id for c in gold}
-        declared = {
-            q
-            for p in gold_plugins
-            if p in self.retriever.grammars
-            for q in self.retriever.grammars[p].serves_also
-        }
-        plugins = sorted(({self.catalog.plugin_of_tool(t).id for t in offered} & declared) - gold_plugins)
-        need = self._free_values(gold)
-        out: list[dict[str, Any]] = []
-        for pid in plugins:
-            plugin = self.catalog.plugin(pid)
-            db = dbs.get(self.catalog.domain_of_plugin(pid))
-            if pid not in self.retriever.grammars or db is None:
-                continue  # a build over some plugins knows no exemplars of the others
-            cues = {w for sc in self.retriever.grammars[pid].scenarios.values() for w in sc.lures}
-            if not any(w in task.query for w in cues):
-                continue  # the request names nothing this plugin is for (地铁 for the metro guide)
-            v = await self.annotate(Task(task.query, task.reference_time, plugin, db))
-            if not (v.accepted and v.outcome == "call" and len(v.gold) == len(gold)):
-                continue
-            if not all(c.name in offered_set for c in v.gold):
-                continue
-            if not need <= self._free_values(v.gold):
-                continue  # it leaves out part of what the gold reads (陆家嘴 of 陆家嘴附近哪里能停车)
-            alts = alternatives_for(self.catalog, v.gold)
-            out.append(
-                {"calls": [c.model_dump() for c in v.gold], "alternatives": [a.model_dump() for a in alts]}
-            )
-        return out
-
-    def _free_values(self, calls: list[Call]) -> set[str]:
-        """The values a call list reads from the query beyond its tools' own vocabularies (enums):
-        places, times, numbers, names — what another tool's reading must carry too."""
-        from plugineval.normalize import canonical_place
-
-        out: set[str] = set()
-        for c in calls:
-            props = self.catalog.tool(c.name).properties
-            for k, v in c.arguments.items():
-                if "enum" in props.get(k, {}) or v == props.get(k, {}).get("default", _NO_DEFAULT):
-                    continue
-                for x in v if isinstance(v, list) else [v]:
-                    text = json.dumps(x, ensure_ascii=False, sort_keys=True).strip('"')
-                    out.add(canonical_place(text) or text)
-        return out
+        return await self.alternatives.other_tools(task, gold, offered, dbs)
 
     # --- per kind -----------------------------------------------------------------------------
     async def verify(self, cand: Candidate, plugin: Plugin, scenario: Scenario, db: Any) -> Verification:
@@ -525,9 +471,6 @@ class StageOne:
             trace=v.trace,
             rounds=v.rounds,
         )
-
-
-_NO_DEFAULT = object()
 
 
 def served_otherwise(plugin: Plugin, scenario: Scenario) -> str | None:
