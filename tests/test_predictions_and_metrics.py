@@ -332,3 +332,107 @@ def test_loading_with_a_memo_validates_shared_annotations_once_and_still_names_a
     )
     with pytest.raises(SchemaError, match=r"record bad[\s\S]*tool_annotations\.weather\.city\.time_valued"):
         Record.from_row(bad, memo)
+
+
+# --- bounds of the reader (docs/predict.md, "Bounds") ------------------------------------------
+
+DEEP = '{"id": "b", "calls": [{"name": "x", "arguments": {"k": ' + "[" * 5000 + "]" * 5000 + "}}]}"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (DEEP, "nested 5004 levels deep; the limit is 64"),
+        ('{"id": "b", "content": "' + "x" * (4 * 2**20) + '"}', "characters long; the limit is 4,194,304"),
+        ('{"id": "b", "content": "' + "长" * (2**20 + 1) + '"}', "a string of 1,048,577 characters"),
+        (
+            '{"id": "b", "latency_ms": ' + "9" * 5000 + "}",
+            "a number literal of 5,000 characters; the limit is 40",
+        ),
+        ('{"id": "b", "latency_ms": 1e999}', "the number 1e999 is out of range (it overflows"),
+        ('{"id": "b", "cost_usd": 1e-999}', "the number 1e-999 is out of range (it underflows"),
+        ('{"id": "b", "latency_ms": NaN}', "NaN is not a JSON number"),
+        ('{"id": "b", "latency_ms": -Infinity}', "-Infinity is not a JSON number"),
+        ('{"id": "b", "content": "\\ud800"}', "lone surrogate"),
+        ('{"id": "b\ud800", "calls": []}', "lone surrogate"),
+    ],
+)
+def test_a_line_past_a_bound_is_named_with_the_bound(line: str, message: str) -> None:
+    with pytest.raises(PredictionFileError) as e:
+        parse_predictions(['{"id": "a", "calls": []}', line], "preds.jsonl", known_ids={"a", "b"})
+    text = str(e.value)
+    assert "line 2: the line breaks a bound of the reader" in text and message in text, text
+    assert "nothing was scored" in text
+
+
+def test_real_lines_pass_the_bounds() -> None:
+    """What real files hold: nested argument objects a few levels deep, Chinese text, emoji escaped
+    as surrogate pairs, a long reasoning trace in raw, U+2028 / U+0085 inside a string."""
+    nested = {"passengers": [{"name": "许秀国", "证件": {"type": "身份证", "no": "110101199001011234"}}]}
+    trace = "先确认出发城市和日期，" * 20000  # ~200k characters of reasoning
+    rows = [
+        {"id": "a", "calls": [{"name": "book", "arguments": {"order": nested, "count": 2, "price": 553.5}}]},
+        {
+            "id": "b",
+            "tool_calls": [
+                {"type": "function", "function": {"name": "book", "arguments": json.dumps(nested)}}
+            ],
+            "raw": {"role": "assistant", "reasoning_content": trace, "content": None},
+            "usage": {"prompt_tokens": 1234, "completion_tokens": 56789},
+        },
+        {"id": "c", "calls": [], "content": "好的😀\u2028第二行\x85第三行", "latency_ms": 1.25e3},
+    ]
+    lines = [json.dumps(rows[0], ensure_ascii=False), json.dumps(rows[1]), json.dumps(rows[2])]
+    from plugineval.predictions import split_lines
+
+    p = parse_predictions(split_lines("\n".join(lines) + "\r\n"))
+    assert p["a"].calls[0].arguments["order"] == nested and p["b"].calls[0].arguments == nested
+    assert p["c"].content == "好的😀\u2028第二行\x85第三行" and not any(x.invalid for x in p.values())
+
+
+def test_an_arguments_string_past_a_bound_is_the_models_invalid_output() -> None:
+    deep = "[" * 3000 + "]" * 3000
+    row = {"id": "a", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": deep}}]}
+    huge = {
+        "id": "b",
+        "tool_calls": [
+            {"type": "function", "function": {"name": "f", "arguments": '{"n": ' + "7" * 400 + "}"}}
+        ],
+    }
+    p = parse_predictions(_lines([row, huge]))
+    assert p["a"].invalid and "nested 3000 levels deep; the limit is 64" in (p["a"].invalid_reason or "")
+    assert p["b"].invalid and "a number literal of 400 characters" in (p["b"].invalid_reason or "")
+
+
+def test_hostile_files_through_the_cli_and_the_space(tmp_path: Path) -> None:
+    recs = _records()
+    rec_file = tmp_path / "records.jsonl"
+    rec_file.write_text("\n".join(json.dumps(r.to_row(), ensure_ascii=False) for r in recs), encoding="utf-8")
+    bad = tmp_path / "deep.jsonl"
+    bad.write_text('{"id": "p0", "calls": []}\n' + DEEP.replace('"b"', '"p1"') + "\n", encoding="utf-8")
+    cmd = [sys.executable, "-m", "plugineval.cli", "evaluate", str(bad), "--records", str(rec_file)]
+    out = tmp_path / "r.json"
+    res = subprocess.run([*cmd, "--judge", "rules", "--out", str(out)], capture_output=True, text=True)
+    assert res.returncode == 2 and "Traceback" not in res.stderr and not out.exists()
+    assert (
+        "line 2: the line breaks a bound of the reader: nested 5004 levels deep; the limit is 64"
+        in res.stderr
+    )
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "space"))
+    from plugineval_space import livejudge
+
+    with pytest.raises(livejudge.UploadError) as e:
+        livejudge.judge_upload(bad, recs, judge="rules")
+    assert "| 2 | the line breaks a bound of the reader: nested 5004 levels deep; the limit is 64 |" in str(
+        e.value
+    )
+    # the failures table shows why an output was invalid (the verdict's "detail")
+    good = tmp_path / "ok.jsonl"
+    good.write_text(
+        '{"id": "p0", "tool_calls": [{"type": "function", "function": {"name": "weather", "arguments": "{bad"}}]}\n',
+        encoding="utf-8",
+    )
+    j = livejudge.judge_upload(good, recs, judge="rules")
+    reasons = dict(livejudge.per_record_table(j.report.per_record)[["id", "reasons"]].values.tolist())
+    assert "arguments are not valid JSON" in reasons["p0"] and reasons["p1"] == "no prediction for this id"

@@ -9,12 +9,23 @@ fault, scored). A line that is not JSON, a wrong type, a duplicate or unknown id
 ``PredictionFileError`` lists every such line, and nothing is scored from a broken file.
 A line with a non-empty ``error`` (the model call failed) scores as ``invalid_output``: a failed call
 is never a free abstention.
+
+Bounds (docs/predict.md, "Bounds"): a line is at most ``MAX_LINE_CHARS`` characters and nests at most
+``MAX_DEPTH`` arrays / objects; a string is at most ``MAX_STRING_CHARS`` characters of valid Unicode
+(no lone surrogate); a number literal is at most ``MAX_NUMBER_CHARS`` characters and finite (no
+``NaN`` / ``Infinity``, no ``1e999``, no non-zero literal that underflows to 0). A line past a bound
+is the file's fault and named in the ``PredictionFileError``; an *arguments string* past a bound
+(the model's own output, kept verbatim) makes that record ``invalid_output`` like unparsable JSON.
+Lines are split on ``\n`` only (JSONL): U+2028, U+0085 … inside a string do not end a line.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import math
+import re
+from collections.abc import Iterable, Iterator
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +35,16 @@ from .schema.record import trusted_call
 
 MAX_BYTES = 64 * 1024 * 1024
 MAX_REPORTED = 50
+MAX_LINE_CHARS = 4 * 2**20
+"""Characters in one line: real lines are a few KiB; a long reasoning trace kept in ``raw`` fits."""
+MAX_DEPTH = 64
+"""Nested arrays / objects in a line (the line's own object is level 1), and in an arguments string.
+Real lines nest 7 levels at most (a ``tool_calls`` list, its call, ``function``, the arguments
+string's object, a nested argument object or list)."""
+MAX_STRING_CHARS = 2**20
+"""Characters in one string (after unescaping), keys included."""
+MAX_NUMBER_CHARS = 40
+"""Characters in one number literal: a 64-bit id has 20, a float 24 at most in shortest form."""
 OPTIONAL = ("content", "raw", "usage", "latency_ms", "cost_usd", "model", "error")
 _TYPES: dict[str, tuple[type, ...]] = {
     "content": (str,),
@@ -49,6 +70,82 @@ class _LineError(Exception):
     pass
 
 
+class BoundError(ValueError):
+    """A JSON text breaks one of the reader's bounds; the message names the bound."""
+
+
+def _int(lit: str) -> int:
+    if len(lit) > MAX_NUMBER_CHARS:
+        raise BoundError(f"a number literal of {len(lit):,} characters; the limit is {MAX_NUMBER_CHARS}")
+    return int(lit)
+
+
+def _float(lit: str) -> float:
+    if len(lit) > MAX_NUMBER_CHARS:
+        raise BoundError(f"a number literal of {len(lit):,} characters; the limit is {MAX_NUMBER_CHARS}")
+    v = float(lit)
+    if not math.isfinite(v):
+        raise BoundError(f"the number {lit} is out of range (it overflows to infinity)")
+    if v == 0.0 and any(c in "123456789" for c in lit.split("e")[0].split("E")[0]):
+        raise BoundError(f"the number {lit} is out of range (it underflows to 0)")
+    return v
+
+
+def _constant(lit: str) -> Any:
+    raise BoundError(f"{lit} is not a JSON number (NaN and Infinity are not allowed)")
+
+
+_DECODER = json.JSONDecoder(parse_int=_int, parse_float=_float, parse_constant=_constant)
+# a string token, or an unterminated one up to the end: the match never fails once at a quote, so
+# re.sub is linear (a pattern that can fail there retries at every later quote: quadratic)
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _depth(text: str) -> int:
+    """How deep the arrays / objects of a JSON text nest, brackets inside strings not counted (an upper
+    bound for a text that is not JSON: json.loads never nests deeper before it fails)."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string in a decoded JSON value, keys included (iterative: the depth is already bounded)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            yield v
+        elif isinstance(v, dict):
+            stack.extend(v)
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+
+
+def loads_bounded(text: str, max_chars: int = MAX_LINE_CHARS) -> Any:
+    """``json.loads`` within the reader's bounds: raises ``BoundError`` (the bound named) or
+    ``json.JSONDecodeError``; never ``RecursionError`` or the ``ValueError`` of a huge integer."""
+    if len(text) > max_chars:
+        raise BoundError(f"{len(text):,} characters long; the limit is {max_chars:,}")
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        depth = _depth(text)
+        if depth > MAX_DEPTH:
+            raise BoundError(f"nested {depth} levels deep; the limit is {MAX_DEPTH}")
+    value = _DECODER.decode(text)
+    long_text = len(text) > MAX_STRING_CHARS
+    surrogate = "\\ud" in text or "\\uD" in text or _SURROGATE.search(text) is not None
+    if long_text or surrogate:
+        for s in _strings(value):
+            if len(s) > MAX_STRING_CHARS:
+                raise BoundError(f"a string of {len(s):,} characters; the limit is {MAX_STRING_CHARS:,}")
+            if surrogate and _SURROGATE.search(s):
+                raise BoundError("a string holds a lone surrogate (\\ud800-\\udfff): not valid Unicode")
+    return value
+
+
 def _parse_args(raw: Any, where: str) -> tuple[dict[str, Any] | None, str | None]:
     """(arguments, None) or (None, why the record is invalid_output). Wrong types raise _LineError."""
     if isinstance(raw, dict):
@@ -59,9 +156,11 @@ def _parse_args(raw: Any, where: str) -> tuple[dict[str, Any] | None, str | None
         if not raw.strip():
             return {}, None
         try:
-            v = json.loads(raw)
+            v = loads_bounded(raw)
         except json.JSONDecodeError as e:
             return None, f"{where}: arguments are not valid JSON ({e.msg} at char {e.pos})"
+        except BoundError as e:
+            return None, f"{where}: the arguments string breaks a bound of the reader: {e}"
         if not isinstance(v, dict):
             return None, f"{where}: arguments decode to {type(v).__name__}, not an object"
         return v, None
@@ -155,11 +254,16 @@ def parse_predictions(
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = loads_bounded(line)
         except json.JSONDecodeError as e:
             total += 1
             if len(errors) < MAX_REPORTED:
                 errors.append((ln, f"not valid JSON ({e.msg} at column {e.colno})"))
+            continue
+        except BoundError as e:
+            total += 1
+            if len(errors) < MAX_REPORTED:
+                errors.append((ln, f"the line breaks a bound of the reader: {e}"))
             continue
         try:
             p = parse_line(obj)
@@ -182,6 +286,18 @@ def parse_predictions(
     if errors:
         raise PredictionFileError(source, errors, total)
     return out
+
+
+def split_lines(text: str) -> list[str]:
+    """JSONL lines: split on ``\\n`` only (``str.splitlines`` also splits on U+2028, U+0085 …, which
+    a JSON string may hold raw); a ``\\r`` before it is JSON whitespace."""
+    return text.split("\n")
+
+
+def check_line_text(text: str) -> Prediction:
+    """The prediction one line of text gives, or ``PredictionFileError`` naming why the reader refuses it
+    (the writer of ``plugineval predict`` checks every line with this before it appends it)."""
+    return next(iter(parse_predictions([text], "<line>").values()))
 
 
 def human_size(n: float) -> str:
@@ -208,4 +324,4 @@ def read_predictions(
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
         raise PredictionFileError(str(p), [(0, f"not UTF-8 text ({e.reason} at byte {e.start})")]) from None
-    return parse_predictions(text.splitlines(), str(p), known_ids)
+    return parse_predictions(split_lines(text), str(p), known_ids)

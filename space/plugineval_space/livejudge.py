@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from plugineval.predictions import human_size
+from plugineval.predictions import human_size, split_lines
 from plugineval.schema import Prediction, Record
 
 from .seed import entry_from_report
@@ -66,7 +66,8 @@ def parse_upload(data: bytes, records: Sequence[Record], name: str = "upload") -
     except UnicodeDecodeError as e:
         raise UploadError(f"The file is not UTF-8 text ({e.reason} at byte {e.start}).") from None
     try:
-        return parse_predictions(text.splitlines(), name, {r.id for r in records})
+        # the reader's bounds (depth, line, string, number) hold here as in `plugineval evaluate`
+        return parse_predictions(split_lines(text), name, {r.id for r in records})
     except PredictionFileError as e:
         n = len(e.errors)
         rows = "\n".join(f"| {ln or ''} | {_cell(msg)} |" for ln, msg in e.errors)
@@ -116,8 +117,8 @@ def _reasons(e: dict[str, Any]) -> str:
     for k in ("unmatched_gold", "unmatched_pred"):
         if e.get(k):
             parts.append(f"{k}: {', '.join(map(str, e[k]))}")
-    if e.get("invalid_reason"):
-        parts.append(str(e["invalid_reason"]))
+    if e.get("detail"):  # the verdict's detail: why the output is invalid, or that no line was given
+        parts.append(str(e["detail"]))
     return "; ".join(parts)
 
 
