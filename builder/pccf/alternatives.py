@@ -85,7 +85,7 @@ def sub_answer(part: Any, whole: Any) -> bool:
     return bool(part == whole)
 
 
-def shared_values(result: Any, key: str) -> list[Any]:
+def shared_values(result: Any, key: str, least: int = _ALL_SAME_MIN) -> list[Any]:
     """The one scalar value that every item of the answer carrying ``key`` shares (at any depth),
     when at least two items carry it; else nothing."""
     seen: list[Any] = []
@@ -101,7 +101,15 @@ def shared_values(result: Any, key: str) -> list[Any]:
                 walk(x)
 
     walk(result)
-    return [seen[0]] if len(seen) >= _ALL_SAME_MIN and len(set(map(str, seen))) == 1 else []
+    return [seen[0]] if len(seen) >= least and len(set(map(str, seen))) == 1 else []
+
+
+def _facility_mentions(query: str) -> list[str]:
+    """Railway stations and airports the query names, as it names them (longest first)."""
+    from plugineval.normalize.places import all_facilities
+
+    names = {n for f in all_facilities() for n in (f.name, *f.aliases) if len(n) >= 3 and n in query}
+    return sorted(names, key=lambda n: (-len(n), n))
 
 
 class AlternativeFinder:
@@ -200,8 +208,10 @@ class AlternativeFinder:
             # a fact the answer states of the one entity the call names (2106号台风: year 2021;
             # stock 300122: market sz) — the answer's own top-level field of that name
             top = result.get(arg) if isinstance(result, dict) else None
-            if isinstance(top, str | int | float) and not isinstance(top, bool):
-                out.append(top)
+            if isinstance(top, str | int | float) and not isinstance(top, bool) and not _VOLATILE.match(arg):
+                out.append(
+                    top
+                )  # (never an id: a user_id or room_id the answer names is no fact the query gives)
         if sch.get("type") == "integer" and _COUNT.search(str(sch.get("description", ""))):
             out += [len(v) for v in c.arguments.values() if isinstance(v, list) and v]  # 3 seats: count 3
         if sch.get("type") == "string" and "enum" not in sch:
@@ -209,8 +219,8 @@ class AlternativeFinder:
             for k, v in c.arguments.items():
                 a = tool.annotations.get(k)
                 if (
-                    a is not None and k != arg and shared_values(result, k) == [v]
-                ):  # a category the items carry
+                    a is not None and k != arg and shared_values(result, k, least=1) == [v]
+                ):  # the items' category
                     out += [s for s, x in a.aliases.items() if x == v and s in query and len(s) >= 2]
         if arg == "city":
             out += self._city_of_places(c, query)
@@ -308,6 +318,7 @@ class AlternativeFinder:
         # is what the gold asks for, so the nickname itself is not accepted as the user's wording
         surfaces = [m.text for m in find_places(query) if m.step is None]
         surfaces += [w for w in PLACE_WORDS if w in query]
+        surfaces += _facility_mentions(query)  # 虹桥火车站: a station as the user names it
         for arg, v in c.arguments.items():
             sch = tool.properties.get(arg, {})
             ann = tool.annotations.get(arg)
