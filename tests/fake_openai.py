@@ -152,3 +152,31 @@ def dies_after(server: FakeOpenAI, n: int, behaviour: Behaviour) -> Behaviour:
         return behaviour(body)
 
     return run
+
+
+# --- the reply forms of open models served by vLLM / sglang ----------------------------------------
+
+
+def hermes_content(calls: list[tuple[str, Any]], before: str = "", think: str | None = None) -> str:
+    """A Hermes / Qwen reply as a server without a tool-call parser returns it: ``<tool_call>`` tags
+    in the content (optionally after a ``<think>`` block)."""
+    tags = "\n".join(
+        "<tool_call>\n" + json.dumps({"name": n, "arguments": a}, ensure_ascii=False) + "\n</tool_call>"
+        for n, a in calls
+    )
+    head = f"<think>\n{think}\n</think>\n\n" if think is not None else ""
+    return head + before + tags
+
+
+def with_reasoning(behaviour: Behaviour, field: str = "reasoning_content", text: str = "") -> Behaviour:
+    """Every reply of ``behaviour`` with reasoning as a server with a reasoning parser returns it: in
+    ``field`` (vLLM's older ``reasoning_content`` or its newer ``reasoning``; sglang's
+    ``reasoning_content``). The reasoning text itself holds a call-shaped draft, never to be read."""
+
+    def run(body: dict[str, Any]) -> dict[str, Any]:
+        msg = dict(behaviour(body))
+        draft = '<tool_call>{"name": "draft_tool", "arguments": {}}</tool_call> ```json\n[{"name": "draft_tool"}]\n```'
+        msg[field] = text or f"用户想查询，先想想该用哪个工具。{draft}"
+        return msg
+
+    return run

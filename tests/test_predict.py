@@ -21,7 +21,15 @@ from plugineval.schema import Record
 from plugineval.scoring import evaluate
 from plugineval.sources import load_records
 
-from fake_openai import FakeOpenAI, HTTPFail, dies_after, fails_first, tool_call
+from fake_openai import (
+    FakeOpenAI,
+    HTTPFail,
+    dies_after,
+    fails_first,
+    hermes_content,
+    tool_call,
+    with_reasoning,
+)
 
 MINI = Path(__file__).parent / "data" / "mini.toml"
 
@@ -151,7 +159,8 @@ def test_prompted_mode_parses_calls_from_the_reply(tmp_path: Path, records: list
     with FakeOpenAI(reply) as srv:
         s = run_predict(_cfg(tmp_path, srv, mode="prompted"), records)
     lines = {x["id"]: x for x in _lines(s.out)}
-    assert lines[garbled]["error"].startswith("unparsable_output") and "```json" in lines[garbled]["raw"]
+    assert lines[garbled]["error"].startswith("unparsable_output")
+    assert "```json" in lines[garbled]["raw"]["content"] and lines[garbled]["raw"]["finish_reason"] == "stop"
     assert s.meta["prompt_version"] == "prompted_v1" and s.meta["totals"]["unparsable_output"] == 1
     pr = evaluate(s.out, records, judge="rules").per_record
     assert pr[garbled]["category"] == "invalid_output"
@@ -413,3 +422,134 @@ def test_baselines_end_to_end(
     always_lines = {x["id"]: x for x in _lines(tmp_path / "always-call.jsonl")}
     assert all(always_lines[i]["calls"] for i in by_id if by_id[i].tools)
     assert any(always[i]["outcome"] == "TP" for i in by_id)
+
+
+# --- the reply forms of open models (vLLM / sglang) -------------------------------------------------
+
+NO_CALL = "这个请求我不需要调用工具，或者请告诉我更多信息。"
+
+
+def _all_right(out: Path, records: list[Record], but: set[str] = frozenset()) -> dict[str, Any]:  # type: ignore[assignment]
+    pr = evaluate(out, records, judge="rules").per_record
+    assert all(e["outcome"] in ("TP", "TN") for i, e in pr.items() if i not in but), pr
+    return pr
+
+
+@pytest.mark.parametrize("field", ["reasoning_content", "reasoning"])
+def test_a_reasoning_field_stays_in_raw_and_is_never_read(
+    tmp_path: Path, records: list[Record], field: str
+) -> None:
+    with FakeOpenAI(with_reasoning(gold_answer(records), field)) as srv:
+        s = run_predict(_cfg(tmp_path, srv), records)
+    for x in _lines(s.out):
+        assert "draft_tool" in x["raw"][field] and "draft_tool" not in json.dumps(x.get("tool_calls", []))
+        assert "calls_from" not in x["raw"] and "error" not in x
+    _all_right(s.out, records)
+
+
+def test_a_think_block_in_the_content_is_cut_off_the_answer(tmp_path: Path, records: list[Record]) -> None:
+    by_q = _by_query(records)
+    neg = sorted(r.id for r in records if not r.gold_calls)
+    cut = neg[0]
+    draft = '<tool_call>{"name": "draft_tool", "arguments": {}}</tool_call>'
+    good = gold_answer(records)
+
+    def reply(body: dict[str, Any]) -> dict[str, Any]:
+        rec = by_q[body["messages"][-1]["content"]]
+        if rec.id == cut:  # cut short by max_tokens inside the reasoning
+            return {"content": f"<think>\n先想想 {draft} 还没想完"}
+        msg = dict(good(body))
+        if rec.gold_calls:
+            return {**msg, "content": f"<think>想想 {draft}</think>\n\n"}
+        return {"content": f"<think>\n{draft}\n</think>\n\n{NO_CALL}"}  # a draft call, then no call
+
+    with FakeOpenAI(reply) as srv:
+        s = run_predict(_cfg(tmp_path, srv), records)
+    lines = {x["id"]: x for x in _lines(s.out)}
+    assert lines[neg[1]]["content"] == NO_CALL and "<think>" in lines[neg[1]]["raw"]["content"]
+    assert lines[neg[1]]["calls"] == [] and "calls_from" not in lines[neg[1]]["raw"]
+    assert lines[cut]["error"].startswith("unparsable_output: the reply ends inside an unclosed <think>")
+    pr = _all_right(s.out, records, but={cut})
+    assert pr[cut]["category"] == "invalid_output"  # never a free abstention
+
+
+def test_hermes_tool_call_tags_in_the_content_are_read_and_noted(
+    tmp_path: Path, records: list[Record]
+) -> None:
+    by_q = _by_query(records)
+    pos = sorted(r.id for r in records if r.gold_calls)
+    broken, cut_tag = pos[0], pos[1]
+
+    def reply(body: dict[str, Any]) -> dict[str, Any]:  # vLLM without --tool-call-parser hermes
+        rec = by_q[body["messages"][-1]["content"]]
+        calls = [(c.name, c.arguments) for c in rec.gold_calls]
+        if rec.id == broken:
+            return {"content": '<tool_call>\n{"name": "x", "arguments": {"a": 1}\n</tool_call>'}
+        if rec.id == cut_tag:  # the last tag without </tool_call> (the reply stopped at it)
+            return {"content": hermes_content(calls).rsplit("\n</tool_call>", 1)[0]}
+        if calls:
+            think = '先想想。<tool_call>{"name": "draft_tool", "arguments": {}}</tool_call>'
+            return {
+                "content": hermes_content(calls, before="好的，我来查。\n", think=think),
+                "tool_calls": [],
+            }
+        return {"content": NO_CALL}
+
+    with FakeOpenAI(reply) as srv:
+        s = run_predict(_cfg(tmp_path, srv), records)
+    lines = {x["id"]: x for x in _lines(s.out)}
+    tagged = [i for i in pos if i != broken]
+    for i in tagged:
+        x = lines[i]
+        assert x["raw"]["calls_from"] == "content" and "<tool_call>" in x["raw"]["content"]
+        assert "tool_calls" not in x and x["calls"] and "<tool_call>" not in x["content"]
+        assert all(c["name"] != "draft_tool" for c in x["calls"])
+    assert lines[broken]["error"].startswith("unparsable_output: <tool_call> tag 1 is not valid JSON")
+    pr = _all_right(s.out, records, but={broken})
+    assert pr[broken]["category"] == "invalid_output"
+    meta = read_run_meta(s.out)
+    assert meta is not None and meta["totals"]["calls_from_content"] == len(tagged) + 1  # the broken one too
+    notes = [n for n in meta["notes"] if "<tool_call> tags in the content" in n]
+    assert len(notes) == 1 and notes[0].startswith(f"{len(tagged) + 1} repl")
+
+
+def test_prompted_mode_reads_the_fenced_block_of_the_answer_not_of_the_reasoning(
+    tmp_path: Path, records: list[Record]
+) -> None:
+    by_q = _by_query(records)
+    draft = '```json\n[{"name": "draft_tool", "arguments": {}}]\n```'
+
+    def reply(body: dict[str, Any]) -> dict[str, Any]:
+        rec = by_q[body["messages"][-1]["content"]]
+        calls = [{"name": c.name, "arguments": c.arguments} for c in rec.gold_calls]
+        think = f"<think>\n草稿：\n{draft}\n</think>\n\n"
+        if calls:
+            return {"content": think + "```json\n" + json.dumps(calls, ensure_ascii=False) + "\n```"}
+        return {"content": think + NO_CALL}
+
+    with FakeOpenAI(with_reasoning(reply, text=f"另一个草稿 {draft}")) as srv:
+        s = run_predict(_cfg(tmp_path, srv, mode="prompted"), records)
+    for x in _lines(s.out):
+        assert "draft_tool" not in json.dumps(x["calls"]) and "<think>" not in x["content"]
+        assert "draft_tool" in x["raw"]["content"] and "draft_tool" in x["raw"]["reasoning_content"]
+    _all_right(s.out, records)
+
+
+def test_a_reply_past_the_readers_bounds_is_written_as_unparsable(
+    tmp_path: Path, records: list[Record]
+) -> None:
+    by_q = _by_query(records)
+    neg = sorted(r.id for r in records if not r.gold_calls)[0]
+    good = gold_answer(records)
+
+    def reply(body: dict[str, Any]) -> dict[str, Any]:
+        if by_q[body["messages"][-1]["content"]].id == neg:
+            return {"content": "啊" * (2**20 + 10)}  # a runaway reply: a string past the bound
+        return good(body)
+
+    with FakeOpenAI(reply) as srv:
+        s = run_predict(_cfg(tmp_path, srv), records)
+    line = next(x for x in _lines(s.out) if x["id"] == neg)
+    assert line["error"].startswith("unparsable_output: the reply does not fit the predictions reader")
+    assert "the limit is 1,048,576" in line["error"] and len(line["raw"]) == 65536
+    assert _all_right(s.out, records, but={neg})[neg]["category"] == "invalid_output"

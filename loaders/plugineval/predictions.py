@@ -125,9 +125,10 @@ def _strings(value: Any) -> Iterator[str]:
             stack.extend(v)
 
 
-def loads_bounded(text: str, max_chars: int = MAX_LINE_CHARS) -> Any:
+def loads_bounded(text: str, max_chars: int = MAX_LINE_CHARS, max_string: int = MAX_STRING_CHARS) -> Any:
     """``json.loads`` within the reader's bounds: raises ``BoundError`` (the bound named) or
-    ``json.JSONDecodeError``; never ``RecursionError`` or the ``ValueError`` of a huge integer."""
+    ``json.JSONDecodeError``; never ``RecursionError`` or the ``ValueError`` of a huge integer.
+    ``max_chars`` / ``max_string``: other limits for other texts (e.g. a completion body)."""
     if len(text) > max_chars:
         raise BoundError(f"{len(text):,} characters long; the limit is {max_chars:,}")
     if text.count("[") + text.count("{") > MAX_DEPTH:
@@ -135,12 +136,12 @@ def loads_bounded(text: str, max_chars: int = MAX_LINE_CHARS) -> Any:
         if depth > MAX_DEPTH:
             raise BoundError(f"nested {depth} levels deep; the limit is {MAX_DEPTH}")
     value = _DECODER.decode(text)
-    long_text = len(text) > MAX_STRING_CHARS
+    long_text = len(text) > max_string
     surrogate = "\\ud" in text or "\\uD" in text or _SURROGATE.search(text) is not None
     if long_text or surrogate:
         for s in _strings(value):
-            if len(s) > MAX_STRING_CHARS:
-                raise BoundError(f"a string of {len(s):,} characters; the limit is {MAX_STRING_CHARS:,}")
+            if len(s) > max_string:
+                raise BoundError(f"a string of {len(s):,} characters; the limit is {max_string:,}")
             if surrogate and _SURROGATE.search(s):
                 raise BoundError("a string holds a lone surrogate (\\ud800-\\udfff): not valid Unicode")
     return value

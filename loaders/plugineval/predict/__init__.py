@@ -13,7 +13,8 @@ from typing import Any
 from ._baselines import BASELINES, ROUTER_CAVEAT
 from ._native import NATIVE_PROMPT
 from ._output import META_SUFFIX, meta_path, read_meta
-from ._prompted import PROMPTED_PROMPT, Unparsable, parse_reply
+from ._prompted import PROMPTED_PROMPT, parse_reply
+from ._replies import Unparsable
 from ._runner import PredictConfig, RunSummary, run_predict
 
 

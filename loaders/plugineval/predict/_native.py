@@ -2,6 +2,11 @@
 ``tool_calls`` and are written verbatim (arguments as the model's JSON string), so a call whose
 arguments are not JSON scores as ``invalid_output`` through the predictions reader (SPEC §5).
 
+The reply forms of open models (``_replies``): reasoning (``reasoning_content`` / ``reasoning``, or a
+``<think>`` block in the content) stays in ``raw`` and out of ``content``; a reply without
+``tool_calls`` whose content holds Hermes / Qwen ``<tool_call>`` tags gets its calls from the tags,
+marked ``raw["calls_from"] = "content"`` (and counted in the sidecar).
+
 The system message is a versioned prompt file (``prompts/system_v1.txt``) filled with the record's
 reference time, its weekday and its time zone (the UTC offset of ``reference_time``).
 """
@@ -17,6 +22,7 @@ from typing import Any
 
 from ..schema import Record
 from ._output import UNPARSABLE
+from ._replies import CALLS_FROM_CONTENT, Unparsable, split_reasoning, tagged_calls
 
 PROMPTS = Path(__file__).parent / "prompts"
 NATIVE_PROMPT = "system_v1"
@@ -78,8 +84,9 @@ def native_line(message: dict[str, Any]) -> dict[str, Any]:
     """The prediction keys for one assistant message (``model_dump`` of the reply's message)."""
     line: dict[str, Any] = {}
     content = message.get("content")
+    answer, _, unclosed = split_reasoning(content) if isinstance(content, str) else ("", None, False)
     if isinstance(content, str):
-        line["content"] = content
+        line["content"] = answer
     line["raw"] = {k: v for k, v in message.items() if v is not None}
     tcs = message.get("tool_calls") or []
     kept: list[dict[str, Any]] = []
@@ -103,6 +110,17 @@ def native_line(message: dict[str, Any]) -> dict[str, Any]:
         kept.append(entry)
     if kept:
         line["tool_calls"] = kept
-    else:
-        line["calls"] = []
+        return line
+    line["calls"] = []
+    try:
+        tagged = tagged_calls(answer)
+    except Unparsable as e:
+        line["raw"]["calls_from"] = CALLS_FROM_CONTENT
+        line["error"] = f"{UNPARSABLE}: {e}"
+        return line
+    if tagged is not None:
+        line["calls"], line["content"] = tagged
+        line["raw"]["calls_from"] = CALLS_FROM_CONTENT
+    elif unclosed:
+        line["error"] = f"{UNPARSABLE}: the reply ends inside an unclosed <think> block: no answer after it"
     return line

@@ -16,7 +16,14 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from ..predictions import PredictionFileError, parse_line, parse_predictions
+from ..predictions import (
+    BoundError,
+    PredictionFileError,
+    check_line_text,
+    loads_bounded,
+    parse_predictions,
+    split_lines,
+)
 
 META_SUFFIX = ".meta.json"
 META_FORMAT = "plugineval-predict-meta/1"
@@ -24,6 +31,12 @@ TRANSPORT_ERROR = "request_failed"
 """Prefix of the ``error`` of a line whose request failed (``--retry-errors`` runs those again)."""
 UNPARSABLE = "unparsable_output"
 """Prefix of the ``error`` of a line whose reply could not be read as calls or as an answer."""
+KEPT_OF_UNFIT = 65536
+"""Characters of a line that breaks a bound of the reader kept in its replacement's ``raw``."""
+
+
+class SidecarError(ValueError):
+    """The sidecar ``<out>.meta.json`` is damaged or foreign; the message names it."""
 
 
 def meta_path(out: str | Path) -> Path:
@@ -70,16 +83,43 @@ def read_meta(out: str | Path) -> dict[str, Any] | None:
     if not mp.exists():
         return None
     try:
-        obj = json.loads(mp.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ValueError(f"{mp}: not a JSON file ({e})") from None
+        obj = loads_bounded(mp.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError, BoundError) as e:
+        raise SidecarError(f"{mp}: not a JSON file the reader accepts ({e})") from None
     if not isinstance(obj, dict) or obj.get("format") != META_FORMAT:
-        raise ValueError(f"{mp}: not a plugineval predict sidecar (expected format {META_FORMAT!r})")
+        raise SidecarError(f"{mp}: not a plugineval predict sidecar (expected format {META_FORMAT!r})")
     return obj
+
+
+def fit_line(line: dict[str, Any]) -> dict[str, Any]:
+    """``line`` if the predictions reader accepts it, else an ``unparsable_output`` line in its place
+    (a reply past a bound of the reader, e.g. a runaway string) keeping the line's first
+    ``KEPT_OF_UNFIT`` characters in ``raw``, so a run never writes a file ``evaluate`` refuses."""
+    text = ""
+    try:
+        text = dumps(line)
+        check_line_text(text)
+        return line
+    except PredictionFileError as e:
+        why = e.errors[0][1] if e.errors else str(e)
+    except ValueError as e:  # json.dumps: a value JSON cannot hold
+        why = str(e)
+    out: dict[str, Any] = {
+        k: line[k] for k in ("id", "model", "usage", "latency_ms", "cost_usd") if k in line
+    }
+    out["calls"] = []
+    out["error"] = f"{UNPARSABLE}: the reply does not fit the predictions reader: {why}"[:1000]
+    out["raw"] = text[:KEPT_OF_UNFIT]
+    return out
 
 
 def write_meta(out: str | Path, meta: dict[str, Any]) -> None:
     atomic_write(meta_path(out), json.dumps(meta, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+
+
+def _count(v: Any) -> int:
+    """A token count from an endpoint's usage (anything else, e.g. a string, counts 0)."""
+    return int(v) if isinstance(v, int | float) and not isinstance(v, bool) else 0
 
 
 class PredictionsWriter:
@@ -123,7 +163,7 @@ class PredictionsWriter:
             raise PredictionFileError(
                 str(self.path), [(0, f"not UTF-8 text ({e.reason} at byte {e.start}); refusing to append")]
             ) from None
-        lines = text.split("\n")
+        lines = split_lines(text)
         body = [ln for ln in lines if ln.strip()]
         try:
             parse_predictions(lines, str(self.path), self.known_ids)
@@ -156,10 +196,11 @@ class PredictionsWriter:
         """Write, flush and fsync each line (thread-safe); it is on disk when this returns."""
         with self._lock:
             for obj in objs:
-                parse_line(obj)  # never write a line the reader would refuse
+                text = dumps(obj)
+                check_line_text(text)  # never write a line the reader would refuse
                 if obj["id"] in self.lines:
                     raise ValueError(f"internal error: record {obj['id']!r} written twice")
-                self._f.write(dumps(obj) + "\n")
+                self._f.write(text + "\n")
                 self._f.flush()
                 os.fsync(self._f.fileno())
                 self.lines[obj["id"]] = obj
@@ -177,11 +218,13 @@ class PredictionsWriter:
         """Figures over every line of the file (this run and earlier ones)."""
         inp = out = 0
         cost = 0.0
-        unpriced = errors = unparsable = 0
+        unpriced = errors = unparsable = from_content = 0
         for o in self.lines.values():
+            raw = o.get("raw")
+            from_content += isinstance(raw, dict) and raw.get("calls_from") == "content"
             u = o.get("usage") or {}
-            inp += int(u.get("prompt_tokens") or 0)
-            out += int(u.get("completion_tokens") or 0)
+            inp += _count(u.get("prompt_tokens"))
+            out += _count(u.get("completion_tokens"))
             if o.get("cost_usd") is None:
                 unpriced += 1
             else:
@@ -193,6 +236,7 @@ class PredictionsWriter:
             "lines": len(self.lines),
             "request_failed": errors,
             "unparsable_output": unparsable,
+            "calls_from_content": from_content,
             "input_tokens": inp,
             "output_tokens": out,
             "cost_usd": round(cost, 6) if self.lines and not unpriced else None,

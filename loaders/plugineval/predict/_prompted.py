@@ -1,7 +1,7 @@
 """Prompt-based tool calling, for models without native tool calling.
 
 The tools are described in the system message (``prompts/prompted_v1.txt``); the model answers in
-text, and calls are read from the reply:
+text, and calls are read from the answer — the reply without its ``<think>`` block (``_replies``):
 
 - a fenced block (```json, or ``` holding a JSON value) → the calls: a list of
   ``{"name", "arguments"}`` objects, or one such object; ``[]`` is an explicit "no call";
@@ -21,16 +21,14 @@ import json
 import re
 from typing import Any
 
+from ..predictions import _DECODER, BoundError
 from ..schema import Record
 from ._native import render
 from ._output import UNPARSABLE
+from ._replies import Unparsable, as_calls, load, split_reasoning, too_deep
 
 PROMPTED_PROMPT = "prompted_v1"
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\r?\n(.*?)```", re.S)
-
-
-class Unparsable(ValueError):
-    pass
 
 
 def prompted_request(record: Record) -> dict[str, Any]:
@@ -43,50 +41,17 @@ def prompted_request(record: Record) -> dict[str, Any]:
     }
 
 
-def _as_calls(value: Any) -> list[dict[str, Any]]:
-    if isinstance(value, dict) and ("calls" in value or "tool_calls" in value) and "name" not in value:
-        value = value.get("calls", value.get("tool_calls"))
-    items = value if isinstance(value, list) else [value]
-    calls = []
-    for i, item in enumerate(items):
-        if isinstance(item, dict) and isinstance(item.get("function"), dict):
-            item = item["function"]  # an OpenAI-shaped call
-        if not isinstance(item, dict):
-            raise Unparsable(f"call {i} is a {type(item).__name__}, not an object with name and arguments")
-        name = item.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise Unparsable(f"call {i} has no tool name")
-        args = item.get("arguments", item.get("parameters", {}))
-        if isinstance(args, str):
-            try:
-                args = json.loads(args) if args.strip() else {}
-            except json.JSONDecodeError as e:
-                raise Unparsable(f"call {i} ({name}): arguments string is not JSON ({e.msg})") from None
-        if args is None:
-            args = {}
-        if not isinstance(args, dict):
-            raise Unparsable(f"call {i} ({name}): arguments is a {type(args).__name__}, not an object")
-        calls.append({"name": name.strip(), "arguments": args})
-    return calls
-
-
-def _load(text: str, where: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise Unparsable(f"{where} is not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
-
-
 def _embedded(text: str) -> list[dict[str, Any]] | None:
     """The first JSON value in prose that reads as calls, or None."""
-    dec = json.JSONDecoder()
+    if too_deep(text):
+        raise Unparsable("the reply nests brackets too deep to be read as calls")
     for m in re.finditer(r"[\[{]", text):
         try:
-            value, _ = dec.raw_decode(text, m.start())
-        except json.JSONDecodeError:
+            value, _ = _DECODER.raw_decode(text, m.start())
+        except (json.JSONDecodeError, BoundError):
             continue
         try:
-            return _as_calls(value)
+            return as_calls(value)
         except Unparsable:
             continue
     return None
@@ -104,11 +69,11 @@ def parse_reply(text: str | None) -> list[dict[str, Any]]:
     if blocks:
         calls: list[dict[str, Any]] = []
         for k, body in enumerate(blocks):
-            calls += _as_calls(_load(body, f"fenced block {k + 1}"))
+            calls += as_calls(load(body, f"fenced block {k + 1}"))
         return calls
     s = text.strip()
     if s[:1] in ("[", "{"):
-        return _as_calls(_load(s, "the reply"))
+        return as_calls(load(s, "the reply"))
     if re.search(r"[\"']arguments[\"']\s*:", text):
         found = _embedded(text)
         if found is None:
@@ -120,11 +85,16 @@ def parse_reply(text: str | None) -> list[dict[str, Any]]:
 
 
 def prompted_line(message: dict[str, Any]) -> dict[str, Any]:
+    """The prediction keys for one prompted reply: the calls read from the answer (the content without
+    its ``<think>`` block); ``raw`` is the message as returned, reasoning included."""
     content = message.get("content")
     text = content if isinstance(content, str) else ""
-    line: dict[str, Any] = {"content": text, "raw": text}
+    answer, _, unclosed = split_reasoning(text)
+    line: dict[str, Any] = {"content": answer, "raw": {k: v for k, v in message.items() if v is not None}}
     try:
-        line["calls"] = parse_reply(text)
+        if unclosed:
+            raise Unparsable("the reply ends inside an unclosed <think> block: no answer after the reasoning")
+        line["calls"] = parse_reply(answer)
     except Unparsable as e:
         line["calls"] = []
         line["error"] = f"{UNPARSABLE}: {e}"

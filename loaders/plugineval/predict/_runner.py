@@ -32,7 +32,7 @@ from .._version import __version__
 from ..schema import Record
 from ._baselines import BASELINES, ROUTER_CAVEAT, baseline_info, make_baseline
 from ._native import NATIVE_PROMPT, native_line, native_request, prompt_sha256
-from ._output import META_FORMAT, TRANSPORT_ERROR, PredictionsWriter, read_meta, write_meta
+from ._output import META_FORMAT, TRANSPORT_ERROR, PredictionsWriter, fit_line, read_meta, write_meta
 from ._prices import cost_usd, load_prices, price_for
 from ._prompted import PROMPTED_PROMPT, prompted_line, prompted_request
 from ._support import (
@@ -223,7 +223,7 @@ class _EndpointRun:
         choice = completion["choices"][0]
         msg = choice["message"]
         body = native_line(msg) if self.cfg.mode == "native" else prompted_line(msg)
-        if self.cfg.mode == "native" and isinstance(body.get("raw"), dict) and choice.get("finish_reason"):
+        if isinstance(body.get("raw"), dict) and choice.get("finish_reason"):
             body["raw"]["finish_reason"] = choice["finish_reason"]
         line: dict[str, Any] = {"id": rec.id, **body}
         reported = completion.get("model") if isinstance(completion.get("model"), str) else None
@@ -235,7 +235,7 @@ class _EndpointRun:
         cost = cost_usd(price_for(self.prices, [self.cfg.model, reported]), usage)
         if cost is not None:
             line["cost_usd"] = cost
-        return line
+        return fit_line(line)
 
     def _write(self, line: dict[str, Any]) -> None:
         bad = line.pop("_bad_request", False)
@@ -315,6 +315,24 @@ class _EndpointRun:
                 await writer
         if self.held and self.successes == 0 and self.abort is None:
             self.abort = f"every request was refused: {self.held[0]['error']}"
+
+
+CONTENT_CALLS_NOTE = (
+    "{n} repl(y/ies) without tool_calls carried the calls as <tool_call> tags in the content: read from "
+    'the content (raw.calls_from = "content"). The endpoint runs without the tool-call parser of this '
+    "model family (vLLM/sglang --tool-call-parser, see docs/predict.md)."
+)
+
+
+def _note_calls_from_content(meta: dict[str, Any]) -> None:
+    """One line in the sidecar's ``notes`` saying how many lines' calls came from the content."""
+    marker = CONTENT_CALLS_NOTE.split("{n}", 1)[1][:40]
+    notes = [n for n in meta.get("notes", []) if marker not in n]
+    n = (meta.get("totals") or {}).get("calls_from_content", 0)
+    if n:
+        notes.append(CONTENT_CALLS_NOTE.format(n=n))
+    if notes or "notes" in meta:
+        meta["notes"] = notes
 
 
 def _records(cfg: PredictConfig, records: Sequence[Record] | None) -> tuple[list[Record], list[Record], str]:
@@ -438,6 +456,7 @@ def run_predict(cfg: PredictConfig, records: Sequence[Record] | None = None) -> 
             updated=_now(),
             totals=writer.totals(),
         )
+        _note_calls_from_content(meta)
         if message:
             this_run["stopped"] = message
         write_meta(out, meta)

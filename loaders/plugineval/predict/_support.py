@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sys
 import time
@@ -61,9 +60,18 @@ def transport(timeout_s: float) -> Any:
     return DefaultAioHttpClient(timeout=timeout_s)
 
 
+COMPLETION_MAX_CHARS = 64 * 2**20
+
+
 def completion_json(resp: Any) -> dict[str, Any]:
     """The JSON body of a chat completion, checked just enough to read it (else ValueError)."""
-    data = json.loads(resp.content)
+    from ..predictions import loads_bounded
+
+    # nesting and numbers bounded like a predictions line (a hostile server cannot raise
+    # RecursionError here; BoundError and JSONDecodeError are ValueErrors: retried); a long string
+    # is the model's reply, not the server's fault: the line it makes is fitted to the reader later
+    text = resp.content.decode("utf-8")
+    data = loads_bounded(text, max_chars=COMPLETION_MAX_CHARS, max_string=COMPLETION_MAX_CHARS)
     choices = data.get("choices") if isinstance(data, dict) else None
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise ValueError("the response holds no choices")
