@@ -244,3 +244,31 @@ def test_stations_and_airports_the_query_names_are_wording_candidates() -> None:
 
     assert "上海虹桥站" in _facility_mentions("明早从上海虹桥站出发")
     assert _facility_mentions("从人民广场到外滩") == []
+
+
+def test_one_call_whose_answer_carries_each_selected_number_serves_several_gold_calls() -> None:
+    base = {"start_date": "2026-07-27", "end_date": "2026-12-10"}
+    gold = [
+        Call(name="date_diff", arguments={**base, "unit": "days"}),
+        Call(name="date_diff", arguments={**base, "unit": "workdays"}),
+    ]
+    found = _find("2026年7月27日到2026年12月10日一共多少天，其中工作日有几天", gold)
+    assert [c["arguments"] for a in found.alternative_calls for c in a["calls"]] == [base]
+    # two spans asked: one call answers one of them only
+    other = [
+        gold[0],
+        Call(
+            name="date_diff",
+            arguments={"start_date": "2026-07-27", "end_date": "2026-12-31", "unit": "workdays"},
+        ),
+    ]
+    assert _find("两段各多少天", other).alternative_calls == []
+
+
+def test_a_search_area_widened_to_the_limit_is_accepted_only_where_the_query_sets_no_area() -> None:
+    gold = [Call(name="poi_search_nearby", arguments={"city": "北京", "keyword": "烤鸭", "sort_by": "rating"})]
+    found = _find("北京评分最高的烤鸭店在哪儿", gold)
+    assert found.tried["widened"] == 1
+    assert found.alternatives[0].extra.get("radius_m") in ([5000], None)  # accepted when it holds the answer
+    near = _find("北京附近评分最高的烤鸭店", gold)
+    assert near.tried["widened"] == 0 and "radius_m" not in near.alternatives[0].extra

@@ -85,6 +85,45 @@ def sub_answer(part: Any, whole: Any) -> bool:
     return bool(part == whole)
 
 
+_NEAR = re.compile(
+    r"附近|周边|周围|旁边|边上|\d+\s*(公里|千米|米|km|m)\b|[一二三四五六七八九十两百]+(公里|千米|米)"
+)
+
+
+def _holds_items(part: Any, whole: Any) -> bool:
+    """Every list of ``part`` (found items) is a subsequence of ``whole``'s list under the same key,
+    the counts aside (a wider search finds more: ``total`` grows)."""
+    if not isinstance(part, dict) or not isinstance(whole, dict):
+        return False
+    lists = [k for k, v in part.items() if isinstance(v, list)]
+    if not lists:
+        return False
+    for k in lists:
+        if not isinstance(whole.get(k), list) or not (not part[k] or sub_answer(part[k], whole[k])):
+            return False
+    return True
+
+
+def _carries_selected(parts: list[Any], whole: Any) -> bool:
+    """Gold answers that differ only in top-level scalars their differing argument selects (date_diff's
+    ``unit``: ``result`` 136 days or 95 workdays, its ``result_text``) are held by one answer that
+    agrees on everything else and carries each selected number under a key of its own (``days``
+    136, ``workdays`` 95)."""
+    if not all(isinstance(p, dict) for p in parts) or not isinstance(whole, dict):
+        return False
+    selected = {k for p in parts for q in parts for k in p if p.get(k) != q.get(k)}
+    if not selected or any(isinstance(p.get(k), dict | list) for p in parts for k in selected):
+        return False
+    for p in parts:
+        rest = {k: v for k, v in p.items() if k not in selected}
+        if any(whole.get(k) != v for k, v in rest.items()):
+            return False
+        numbers = [p[k] for k in selected if isinstance(p.get(k), int | float) and not isinstance(p[k], bool)]
+        if not numbers or any(n not in [v for k, v in whole.items() if k not in selected] for n in numbers):
+            return False
+    return True
+
+
 def shared_values(result: Any, key: str, least: int = _ALL_SAME_MIN) -> list[Any]:
     """The one scalar value that every item of the answer carrying ``key`` shares (at any depth),
     when at least two items carry it; else nothing."""
@@ -154,6 +193,7 @@ class AlternativeFinder:
             await self._wording(found, i, c, query, ref, answer)
             await self._narrowed(found, i, c, ref, results[i])
             await self._omitted(found, i, c, ref, answer)
+            await self._widened(found, i, c, query, ref, results[i])
         await self._merged(found, gold, results, ref)
         await self._proposals(found, gold, answers, ref, trace)
         return found
@@ -182,7 +222,9 @@ class AlternativeFinder:
         if not (out.ok and out.result):
             return
         whole = _strip(out.result)
-        if all(sub_answer(_strip(r), whole) for r in results):
+        if all(sub_answer(_strip(r), whole) for r in results) or _carries_selected(
+            [_strip(r) for r in results], whole
+        ):
             from .records import alternatives_for
 
             found.alternative_calls.append(
@@ -275,6 +317,42 @@ class AlternativeFinder:
                 found.alternatives[i].omittable.append(arg)
                 found.alternatives[i].omittable.sort()
                 found.accepted["omittable"] += 1
+
+    # --- a search area widened to the tool's limit where the query sets none ---------------------
+    async def _widened(self, found: Found, i: int, c: Call, query: str, ref: str, result: Any) -> None:
+        """``radius_m`` at the tool's maximum for a request that sets no area (拉萨评分最高的面馆: the
+        whole city, not 1 km around its centre), when the wider search still holds the gold's answer
+        whole (``sub_answer``). Never where the query says 附近 or gives a distance: there the
+        default area is the reading."""
+        if _NEAR.search(query):
+            return
+        tool = self.catalog.tool(c.name)
+        limits = {
+            b.argument: b.limit
+            for b in self.catalog.plugin_of_tool(c.name).boundaries
+            if b.kind == "max_value" and c.name in b.tools and b.limit is not None
+        }
+        for arg, sch in tool.properties.items():
+            top, default = sch.get("maximum", limits.get(arg)), sch.get("default")
+            if isinstance(top, float) and top.is_integer() and sch.get("type") == "integer":
+                top = int(top)
+            if arg in c.arguments or not arg.startswith("radius") or not isinstance(top, int | float):
+                continue
+            if isinstance(default, int | float) and default >= top:
+                continue
+            found.tried["widened"] += 1
+            variant = Call(name=c.name, arguments={**c.arguments, arg: top})
+            if self.s1._validator(c.name).errors(variant.arguments):
+                continue
+            self.s1.ex.reset_state()
+            out = await self.s1.ex.call(c.name, variant.arguments, ref)
+            echo = set(tool.properties)
+            if out.ok and isinstance(out.result, dict) and isinstance(result, dict):
+                part = _strip({k: v for k, v in result.items() if k not in echo})
+                whole = _strip({k: v for k, v in out.result.items() if k not in echo})
+                if sub_answer(part, whole) or _holds_items(part, whole):
+                    found.alternatives[i].extra.setdefault(arg, []).append(top)
+                    found.accepted["extra"] += 1
 
     # --- a window of days narrowed to the one day asked -----------------------------------------
     async def _narrowed(self, found: Found, i: int, c: Call, ref: str, result: Any) -> None:

@@ -4,6 +4,7 @@ evidence of negatives."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -429,9 +430,14 @@ class StageOne:
             ]
             if not stated:
                 return Verification(False, "limit_not_disclosed", evidence=ev)
-            if b.kind == "max_span_days" and not any(plugin.tool(t).stateful for t in hit):
+            read_only = not any(plugin.tool(t).stateful for t in hit)
+            if b.kind == "max_span_days" and read_only:
                 # a span per call limits no read: two calls over the halves answer the request whole
                 return Verification(False, "limit_splittable", evidence=ev)
+            if b.kind == "max_value" and read_only and _EXTENT.match(b.argument):
+                # a search extent (radius, result count): the search at the limit answers part of the
+                # request and says so, which a careful grader accepts — no clear negative
+                return Verification(False, "limit_partial_search", evidence=ev)
             ev["disclosed"] = {"tool": stated[0], "clause": edge_clause(b, plugin.tool(stated[0]))}
             v = await self.annotate(task)
             if v.accepted and v.outcome == "call":
@@ -471,6 +477,9 @@ class StageOne:
             trace=v.trace,
             rounds=v.rounds,
         )
+
+
+_EXTENT = re.compile(r"^(radius.*|limit|max_results)$")
 
 
 def served_otherwise(plugin: Plugin, scenario: Scenario) -> str | None:
