@@ -42,7 +42,22 @@ def main() -> int:
     ap.add_argument("probe", type=Path)
     ap.add_argument("label")
     ap.add_argument("--out", type=Path, default=Path("tests/cases/conformance"))
+    ap.add_argument(
+        "--adjudicate",
+        action="append",
+        default=[],
+        metavar="ID=CAUSE:WHY",
+        help="overrule the majority cause of one answer, with the reason (kept in the case): for what "
+        "no reviewer could see, such as how a tool answers a value its description left open",
+    )
     a = ap.parse_args()
+    overrule: dict[str, tuple[str, str]] = {}
+    for item in a.adjudicate:
+        rid, _, rest = item.partition("=")
+        cause, _, why = rest.partition(":")
+        if not rid or not cause or not why:
+            raise SystemExit(f"--adjudicate {item!r}: give ID=CAUSE:WHY")
+        overrule[rid] = (cause, why)
     recs = {r["id"]: r for r in _jsonl(a.probe / "records.jsonl")}
     preds = {p["id"]: p for p in _jsonl(a.probe / "preds.jsonl")}
     answers = {x["id"]: x for x in _jsonl(a.probe / "answers.jsonl")}
@@ -81,6 +96,11 @@ def main() -> int:
             ],
             "cause": _majority([v["cause"] for v in votes]),
         }
+        if rid in overrule:
+            review["majority_cause"], (review["cause"], review["adjudicated"]) = (
+                review["cause"],
+                overrule[rid],
+            )
         record = {
             k: r[k]
             for k in ("id", "query", "reference_time", "domain", "target_plugin", "target_tools", "kind",
