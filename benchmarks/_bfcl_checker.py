@@ -1,7 +1,7 @@
 """BFCL's own AST checker, run beside the judge so that both are timed in the same minutes.
 
 This VM's speed drifts up to 1.7x between minutes (BFCL's own three repetitions in
-../shared/external/bfcl/oracle/README.md took 0.28-0.41 s), so a ratio against a figure measured at
+tests/data/bfcl/oracle/README.md took 0.28-0.41 s), so a ratio against a figure measured at
 another time says little; the oracle README asks for the checker to be timed "in one run beside it".
 
 The checker is the one that produced the oracle: the ``bfcl-eval==2026.3.23`` wheel from PyPI, whose

@@ -121,7 +121,7 @@ def verdict_row(v: Any) -> str:
 
 
 def bfcl_dir() -> Path:
-    return Path(os.environ.get("PLUGINEVAL_SHARED", ROOT.parent / "shared")) / "external" / "bfcl"
+    return Path(os.environ.get("PLUGINEVAL_BFCL_DIR", ROOT / "tests" / "data" / "bfcl"))
 
 
 class Worker:

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bfcl_conformance.py [--bfcl DIR] [--list N] [--profile SECONDS]
 
-DIR (default ../shared/external/bfcl, or $PLUGINEVAL_SHARED/external/bfcl) holds question/,
+DIR (default tests/data/bfcl, the vendored copy, or $PLUGINEVAL_BFCL_DIR) holds question/,
 possible_answer/ and oracle/verdicts.jsonl. Prints agreement overall, per variant and per category,
 every disagreement grouped by (variant, category, BFCL verdict, our reason), and the judge's
 throughput on the per-pair path (prediction mapping + judging, records built beforehand) for a cold
@@ -38,8 +38,7 @@ BFCL_PAIRS_PER_S = (40_000, 58_000)
 
 
 def default_dir() -> Path:
-    shared = Path(os.environ.get("PLUGINEVAL_SHARED", ROOT.parent / "shared"))
-    return shared / "external" / "bfcl"
+    return Path(os.environ.get("PLUGINEVAL_BFCL_DIR", ROOT / "tests" / "data" / "bfcl"))
 
 
 def judge_pairs(

@@ -4,7 +4,7 @@
 
 1. BFCL oracle pairs: the per-pair path (map the decoded prediction, judge it) over the 16,074
    imported pairs, beside BFCL's own checker (40,000-58,000 pairs/s on this kind of machine,
-   ../shared/external/bfcl/oracle/README.md). --compiled adds the compiled judge (PLUGINEVAL_COMPILE=1,
+   tests/data/bfcl/oracle/README.md). --compiled adds the compiled judge (PLUGINEVAL_COMPILE=1,
    setup.py) to the same alternating runs, built on first use (benchmarks/_compiled_judge.py), and
    gives its figures only once its verdicts equal the pure judge's on every pair.
 2. PluginEval records: 3,000 test records of a release (multi-call positives included) with
@@ -45,7 +45,7 @@ from plugineval.sources import load_records, no_gc  # noqa: E402
 def bfcl(repeat: int, checker_dir: Path | None, compiled: bool = False) -> None:
     from plugineval.adapters.bfcl import bfcl_prediction, load_bfcl, read_oracle
 
-    d = Path(os.environ.get("PLUGINEVAL_SHARED", ROOT.parent / "shared")) / "external" / "bfcl"
+    d = Path(os.environ.get("PLUGINEVAL_BFCL_DIR", ROOT / "tests" / "data" / "bfcl"))
     records = {r.id: r for r in load_bfcl(d)}
     pairs = [p for p in read_oracle(d / "oracle" / "verdicts.jsonl") if p.id in records]
     rates, cold, prep = [], [], []

@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("PLUGINEVAL_SHARED", ROOT.parent / "shared"))
+# BFCL v4 single-turn data and the oracle verdicts of BFCL's own checker (Apache-2.0), vendored
+# verbatim with their license and checksums (tests/data/README.md): no test reads outside the repository
+# (PLUGINEVAL_BFCL_DIR points the tests at another copy).
+BFCL_DIR = Path(os.environ.get("PLUGINEVAL_BFCL_DIR", ROOT / "tests" / "data" / "bfcl"))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -19,10 +22,13 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 
 @pytest.fixture(scope="session")
-def shared_dir() -> Path:
-    if not SHARED.exists():
-        pytest.fail(f"../shared not found at {SHARED}: set PLUGINEVAL_SHARED")
-    return SHARED
+def bfcl_dir() -> Path:
+    """The vendored BFCL folder (question/, possible_answer/, oracle/verdicts.jsonl)."""
+    if not (BFCL_DIR / "oracle" / "verdicts.jsonl").is_file():
+        pytest.fail(
+            f"{BFCL_DIR}/oracle/verdicts.jsonl is missing: the checkout is incomplete (it is tracked in git)"
+        )
+    return BFCL_DIR
 
 
 sys.path.insert(0, str(ROOT / "tests"))

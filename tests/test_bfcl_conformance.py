@@ -6,6 +6,8 @@ Every disagreement is listed below with its class; docs/bfcl_conformance.md expl
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections import Counter
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -68,14 +70,6 @@ class Judged:
 
 
 @pytest.fixture(scope="module")
-def bfcl_dir(shared_dir: Path) -> Path:
-    d = shared_dir / "external" / "bfcl"
-    if not (d / "oracle" / "verdicts.jsonl").exists():
-        pytest.fail(f"BFCL data not found under {d}")
-    return d
-
-
-@pytest.fixture(scope="module")
 def records(bfcl_dir: Path) -> dict[str, Record]:
     return {r.id: r for r in load_bfcl(bfcl_dir)}
 
@@ -101,6 +95,19 @@ def _where(judged: list[Judged], variant: str, categories: tuple[str, ...] | Non
 
 def _ids(items: list[Judged]) -> set[str]:
     return {j.pair.id for j in items}
+
+
+def test_the_vendored_copy_is_the_snapshot(bfcl_dir: Path) -> None:
+    """tests/data/bfcl is BFCL's data as taken (SHA256SUMS) and the oracle its README describes."""
+    listed = [line.split() for line in (bfcl_dir / "SHA256SUMS").read_text().splitlines() if line.strip()]
+    assert len(listed) == 19
+    for digest, name in listed:
+        assert hashlib.sha256((bfcl_dir / name).read_bytes()).hexdigest() == digest, name
+    readme = (bfcl_dir / "oracle" / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"sha256 `([0-9a-f]{64})`", readme)
+    assert m is not None
+    assert hashlib.sha256((bfcl_dir / "oracle" / "verdicts.jsonl").read_bytes()).hexdigest() == m.group(1)
+    assert "Apache License" in (bfcl_dir / "LICENSE").read_text(encoding="utf-8")
 
 
 def test_records(records: dict[str, Record]) -> None:

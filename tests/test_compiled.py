@@ -63,8 +63,8 @@ print(json.dumps({"package": plugineval.__file__, "files": files, "compiled": J.
 """
 
 
-def _probe(shared_dir: Path, site: Path | None, cwd: Path) -> dict[str, Any]:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PLUGINEVAL_SHARED": str(shared_dir)}
+def _probe(bfcl_dir: Path, site: Path | None, cwd: Path) -> dict[str, Any]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PLUGINEVAL_BFCL_DIR": str(bfcl_dir)}
     if site is not None:
         env["PYTHONPATH"] = str(site)
     r = subprocess.run(
@@ -81,15 +81,15 @@ def _probe(shared_dir: Path, site: Path | None, cwd: Path) -> dict[str, Any]:
 
 
 @pytest.mark.timeout(600)
-def test_compiled_build_gives_the_pure_judges_verdicts(tmp_path: Path, shared_dir: Path) -> None:
+def test_compiled_build_gives_the_pure_judges_verdicts(tmp_path: Path, bfcl_dir: Path) -> None:
     src, out, site = tmp_path / "src", tmp_path / "wheel", tmp_path / "site"
     copy_sources(src)
     wheel = build_wheel(src, out, timeout=500)
     assert not wheel.name.endswith("-none-any.whl"), wheel.name  # a platform wheel: it holds an extension
     install(wheel, site)
 
-    compiled = _probe(shared_dir, site, tmp_path)
-    pure = _probe(shared_dir, None, tmp_path)
+    compiled = _probe(bfcl_dir, site, tmp_path)
+    pure = _probe(bfcl_dir, None, tmp_path)
     assert Path(compiled["package"]).parent == site / "plugineval", compiled["package"]
     assert sorted(compiled["files"]) == HOT
     assert all(f.endswith(".so") for f in compiled["files"].values()), compiled["files"]
