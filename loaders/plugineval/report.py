@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import metrics as M
+
+if TYPE_CHECKING:
+    from .trials import TrialsSummary
 
 BREAKDOWN_KEYS = ("difficulty", "domain", "target_plugin", "tools", "scenario", "kind")
 
@@ -41,6 +44,8 @@ class Report:
     metrics: dict[str, Any]
     per_record: dict[str, dict[str, Any]]
     meta: dict[str, Any] = field(default_factory=dict)
+    trials: TrialsSummary | None = None
+    """K > 1 trials (``plugineval.trials``): each metric's mean and spread, pass^k; None for one file."""
 
     @property
     def recall(self) -> float | None:
@@ -56,12 +61,11 @@ class Report:
         return M.mixture(list(self.per_record.values()), weights)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "versions": self.versions,
-            "meta": self.meta,
-            "metrics": self.metrics,
-            "per_record": self.per_record,
-        }
+        d: dict[str, Any] = {"versions": self.versions, "meta": self.meta, "metrics": self.metrics}
+        if self.trials is not None:  # only then: a one-file report keeps its exact bytes
+            d["trials"] = self.trials.model_dump(mode="json")
+        d["per_record"] = self.per_record
+        return d
 
     def save(self, path: str | Path) -> None:
         """Versions, meta and metrics indented for a reader; one line per record (the C encoder:
@@ -81,7 +85,12 @@ class Report:
         for k in ("versions", "metrics", "per_record"):
             if k not in d:
                 raise ValueError(f"not a PluginEval report: missing {k!r}")
-        return cls(d["versions"], d["metrics"], d["per_record"], d.get("meta", {}))
+        trials = None
+        if d.get("trials") is not None:
+            from .trials import TrialsSummary
+
+            trials = TrialsSummary.model_validate(d["trials"])
+        return cls(d["versions"], d["metrics"], d["per_record"], d.get("meta", {}), trials)
 
     @classmethod
     def load(cls, path: str | Path) -> Report:
@@ -142,6 +151,10 @@ class Report:
             f"{d.get('undecided', 0)} · underspecified replies asking for the missing information: "
             f"{pct(d.get('underspecified_asks_for_missing'))}",
         ]
+        if self.trials is not None:
+            from .trials import markdown
+
+            lines += markdown(self.trials)
         return "\n".join(lines) + "\n"
 
     def to_table(self) -> str:
@@ -172,4 +185,8 @@ class Report:
         ]
         for name, mx in m.get("mixtures", {}).items():
             rows.append(f"mixture {name:<14} Recall {pct(mx['recall'])}  Accuracy {pct(mx['accuracy'])}")
+        if self.trials is not None:
+            from .trials import table_rows
+
+            rows += table_rows(self.trials)
         return "\n".join(rows)

@@ -44,8 +44,16 @@ def entry(record: Record, verdict: Any) -> dict[str, Any]:
     return d
 
 
+def _is_trials(predictions: Any) -> bool:
+    return (
+        isinstance(predictions, list | tuple)
+        and bool(predictions)
+        and all(isinstance(p, str | Path) for p in predictions)
+    )
+
+
 def evaluate(
-    predictions: PredictionsLike,
+    predictions: PredictionsLike | Sequence[str | Path],
     records: Sequence[Record] | str | Path | None = None,
     judge: Judge | JudgeMode = "hybrid",
     *,
@@ -55,15 +63,42 @@ def evaluate(
     progress: bool = False,
     meta: Mapping[str, Any] | None = None,
 ) -> Report:
-    """Score predictions against records (joined by id; a record with no prediction is invalid_output)."""
+    """Score predictions against records (joined by id; a record with no prediction is invalid_output).
+
+    ``predictions`` is a file, a mapping id → Prediction, an iterable of line objects, or a list of
+    files: the K trials of one model (``plugineval.trials``). K > 1 files give trial 1's report with
+    each metric's mean and spread and the pass^k of the positives in ``report.trials``; a list of one
+    file gives exactly that file's report."""
     recs = (
         list(records)
         if isinstance(records, Sequence) and not isinstance(records, str)
         else load_records(records, split, revision)
     )
+    j = judge if isinstance(judge, Judge) else Judge(judge)
+    if not _is_trials(predictions):
+        return _evaluate_one(predictions, recs, j, seed, progress, meta)[0]  # type: ignore[arg-type]
+    paths = [Path(p) for p in predictions if isinstance(p, str | Path)]  # type: ignore[union-attr]
+    if len(paths) == 1:
+        return _evaluate_one(paths[0], recs, j, seed, progress, meta)[0]
+    from .trials import summarize_trials
+
+    scored = [_evaluate_one(p, recs, j, seed, progress, meta) for p in paths]
+    reports = [r for r, _ in scored]
+    base = reports[0]
+    base.trials = summarize_trials(reports, [str(p) for p in paths], [ids for _, ids in scored])
+    return base
+
+
+def _evaluate_one(
+    predictions: PredictionsLike,
+    recs: list[Record],
+    j: Judge,
+    seed: int,
+    progress: bool,
+    meta: Mapping[str, Any] | None,
+) -> tuple[Report, set[str]]:
     known = {r.id for r in recs}
     preds = _predictions(predictions, known)
-    j = judge if isinstance(judge, Judge) else Judge(judge)
     bar = None
     if progress and len(recs) > 2000:
         try:
@@ -100,7 +135,7 @@ def evaluate(
         info["model"] = ",".join(models)
     info["predictions"] = len(preds)
     info["missing_predictions"] = len(known - set(preds))
-    return Report(versions, build_metrics(per_record, seed), per_record, info)
+    return Report(versions, build_metrics(per_record, seed), per_record, info), set(preds)
 
 
 def compare(a: Report, b: Report, seed: int = 20260725) -> dict[str, Any]:

@@ -18,11 +18,16 @@ def add_parsers(sub: Any) -> None:
         help="score a predictions file with the gold-anchored judge",
         description=(
             "Score a predictions JSONL file (one line per record id; SPEC §5) against the records.\n"
-            "A record with no line scores as invalid_output. Prints a table; --out writes report.json."
+            "A record with no line scores as invalid_output. Prints a table; --out writes report.json.\n"
+            "Several files: the trials of one model over the same records (plugineval predict --trials K):\n"
+            "each is scored, and the report adds each metric's mean, min, max and sample standard\n"
+            "deviation over the trials and the pass^k of the positives (its 'trials' field)."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    e.add_argument("predictions", help="predictions JSONL file")
+    e.add_argument(
+        "predictions", nargs="+", help="predictions JSONL file, or the K files of K trials of one model"
+    )
     e.add_argument(
         "--records",
         metavar="SOURCE",
@@ -90,12 +95,14 @@ def run(args: argparse.Namespace) -> int:
     # a one-shot process that builds tens of thousands of long-lived objects and frees them at exit:
     # the cyclic collector would only re-walk them (refcounting still frees what dies on the way)
     gc.disable()
-    if not Path(args.predictions).exists():
-        raise CliError(f"predictions file not found: {args.predictions}")
+    for path in args.predictions:
+        if not Path(path).exists():
+            raise CliError(f"predictions file not found: {path}")
+    files = args.predictions[0] if len(args.predictions) == 1 else list(args.predictions)
     try:
         meta = {"model": args.model_name} if args.model_name else None
         report = evaluate(
-            args.predictions,
+            files,
             args.records,
             judge=args.judge,
             split=args.split,

@@ -103,12 +103,36 @@ def add_parsers(sub: Any) -> None:
         action="store_true",
         help="on a rerun, request again the records whose line holds a request_failed error",
     )
+    p.add_argument(
+        "--trials",
+        type=_positive_int,
+        default=1,
+        metavar="K",
+        help="K trials, one file each: <stem>.t1<suffix> … beside --out, each with its sidecar; they differ "
+        "by sampling (--temperature > 0) or by --seed (trial i sends N+i-1); K > 1 at temperature 0 needs "
+        "--seed; a baseline needs --noise",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="send seed N with every request (for endpoints that take one; trial i of --trials sends N+i-1); "
+        "for a baseline: the seed of its --noise (default 0)",
+    )
+    p.add_argument(
+        "--noise",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="baselines only: replace each record's answer by no call with probability P (seeded), "
+        "so that a deterministic baseline can show --trials",
+    )
     p.add_argument("--prices", metavar="FILE", help="price table (TOML) merged over the shipped prices.toml")
     p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..predict import BASELINES, ROUTER_CAVEAT, PredictConfig, run_predict
+    from ..predict import BASELINES, PredictConfig, check_trials, run_trials
     from ..predictions import PredictionFileError
 
     if args.model.startswith("baseline:") and args.model not in BASELINES:
@@ -133,11 +157,30 @@ def run(args: argparse.Namespace) -> int:
         retry_errors=args.retry_errors,
         prices=Path(args.prices) if args.prices else None,
         progress=False if args.no_progress else None,
+        trials=args.trials,
+        seed=args.seed,
+        noise=args.noise,
     )
     try:
-        s = run_predict(cfg)
+        check_trials(cfg)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    try:
+        runs = run_trials(cfg)
     except PredictionFileError as e:
         raise CliError(str(e)) from None
+    rc = 0
+    for s in runs:
+        rc = max(rc, _report(args, s))
+    if rc == 0 and len(runs) > 1:
+        files = " ".join(str(s.out) for s in runs)
+        print(f"wrote {len(runs)} trials; score them together with: plugineval evaluate {files}")
+    return rc
+
+
+def _report(args: argparse.Namespace, s: Any) -> int:
+    from ..predict import ROUTER_CAVEAT
+
     for note in s.notes:
         print(f"note: {note}", file=sys.stderr)
     t = s.meta.get("totals", {})
@@ -157,5 +200,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if s.status != "complete":
         return 1
-    print(f"wrote {s.out} and {s.out.name}.meta.json; score it with: plugineval evaluate {s.out}")
+    if args.trials == 1:
+        print(f"wrote {s.out} and {s.out.name}.meta.json; score it with: plugineval evaluate {s.out}")
+    else:
+        print(f"wrote {s.out} and {s.out.name}.meta.json")
     return 0

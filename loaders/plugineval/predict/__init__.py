@@ -15,7 +15,7 @@ from ._native import NATIVE_PROMPT
 from ._output import META_SUFFIX, meta_path, read_meta
 from ._prompted import PROMPTED_PROMPT, parse_reply
 from ._replies import Unparsable
-from ._runner import PredictConfig, RunSummary, run_predict
+from ._runner import PredictConfig, RunSummary, check_trials, run_predict, run_trials
 
 
 def read_run_meta(predictions_path: str | Path) -> dict[str, Any] | None:
@@ -34,8 +34,10 @@ __all__ = [
     "PredictConfig",
     "RunSummary",
     "Unparsable",
+    "check_trials",
     "meta_path",
     "parse_reply",
     "read_run_meta",
     "run_predict",
+    "run_trials",
 ]

@@ -37,10 +37,23 @@ def baseline_info(name: str) -> dict[str, Any]:
     return info
 
 
-def make_baseline(name: str) -> Callable[[Record], dict[str, Any]]:
-    """A function record -> prediction keys (``calls`` and ``content``)."""
+def make_baseline(name: str, noise: float = 0.0, seed: int = 0) -> Callable[[Record], dict[str, Any]]:
+    """A function record -> prediction keys (``calls`` and ``content``). With ``noise`` > 0 each
+    record's answer is replaced by the never-call answer with that probability, drawn from
+    ``random.Random(f"{seed}:{record.id}")`` (the seeded noise that lets a baseline show trials)."""
     if name not in BASELINES:
         raise ValueError(f"unknown baseline {name!r} (choose from {', '.join(BASELINES)})")
+    if noise:
+        import random
+
+        clean = make_baseline(name)
+
+        def noisy(record: Record) -> dict[str, Any]:
+            if random.Random(f"{seed}:{record.id}").random() < noise:
+                return {"calls": [], "content": NEVER_CALL_TEXT}
+            return clean(record)
+
+        return noisy
     if name == "baseline:never-call":
         return lambda record: {"calls": [], "content": NEVER_CALL_TEXT}
 

@@ -23,7 +23,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -73,6 +73,10 @@ class PredictConfig:
     retry_errors: bool = False
     prices: Path | None = None
     progress: bool | None = None  # None: when stderr is a TTY
+    trials: int = 1  # run_trials: K files <stem>.t1<suffix> … (plugineval.trials.trial_paths)
+    seed: int | None = None  # sent as the request's `seed`; trial i of run_trials sends seed + i - 1
+    noise: float = 0.0  # baselines only: each record's answer replaced by no call with this probability
+    trial: tuple[int, int] | None = None  # (i, K): set by run_trials on each trial's config
 
     @property
     def is_baseline(self) -> bool:
@@ -116,9 +120,17 @@ def settings_of(cfg: PredictConfig) -> dict[str, Any]:
     if cfg.is_baseline:
         from ..baselines.router import ROUTER_VERSION
 
-        return {"model": cfg.model, "mode": "baseline", "router_version": ROUTER_VERSION, "split": cfg.split}
+        out: dict[str, Any] = {
+            "model": cfg.model,
+            "mode": "baseline",
+            "router_version": ROUTER_VERSION,
+            "split": cfg.split,
+        }
+        if cfg.noise:
+            out.update(noise=cfg.noise, seed=cfg.seed or 0)
+        return out
     prompt = NATIVE_PROMPT if cfg.mode == "native" else PROMPTED_PROMPT
-    return {
+    settings: dict[str, Any] = {
         "model": cfg.model,
         "mode": cfg.mode,
         "prompt_version": prompt,
@@ -129,6 +141,9 @@ def settings_of(cfg: PredictConfig) -> dict[str, Any]:
         "max_tokens": cfg.max_tokens,
         "split": cfg.split,
     }
+    if cfg.seed is not None:  # only then: the sidecars of runs without a seed stay resumable
+        settings["seed"] = cfg.seed
+    return settings
 
 
 def _api_key(cfg: PredictConfig) -> str:
@@ -167,6 +182,8 @@ class _EndpointRun:
             kw["temperature"] = c.temperature
         if c.max_tokens is not None:
             kw["max_tokens"] = c.max_tokens
+        if c.seed is not None:
+            kw["seed"] = c.seed
         return kw
 
     async def _sleep(self, seconds: float) -> None:
@@ -345,6 +362,54 @@ def _records(cfg: PredictConfig, records: Sequence[Record] | None) -> tuple[list
     return every, chosen, "<records given>" if records is not None else source
 
 
+def check_trials(cfg: PredictConfig) -> None:
+    """Refuse K > 1 trials that could not differ (docs/predict.md, "Repeated trials")."""
+    if cfg.trials < 1:
+        raise ValueError(f"--trials must be ≥ 1, got {cfg.trials}")
+    if not 0.0 <= cfg.noise < 1.0:
+        raise ValueError(f"--noise must be a probability in [0, 1), got {cfg.noise}")
+    if cfg.noise and not cfg.is_baseline:
+        raise ValueError("--noise is for baselines only: a model's trials differ by --temperature or --seed")
+    if cfg.trials == 1:
+        return
+    if cfg.is_baseline and not cfg.noise:
+        raise ValueError(
+            f"--trials {cfg.trials}: {cfg.model} is deterministic, its {cfg.trials} trials would be the same "
+            "file; add --noise P (each record's answer replaced by no call with probability P, drawn from "
+            "--seed, default 0, plus the trial number)"
+        )
+    if not cfg.is_baseline and cfg.temperature == 0 and cfg.seed is None:
+        raise ValueError(
+            f"--trials {cfg.trials} at --temperature 0 without --seed would send the same requests "
+            f"{cfg.trials} times: sample (e.g. --temperature 0.7) or give --seed N (trial i sends seed "
+            "N+i-1, for endpoints that take a seed)"
+        )
+
+
+def run_trials(cfg: PredictConfig, records: Sequence[Record] | None = None) -> list[RunSummary]:
+    """``cfg.trials`` runs, one file each (``plugineval.trials.trial_paths``): trial i sends
+    ``seed + i - 1`` when a seed is given, else differs by sampling (temperature > 0); a baseline's
+    trials differ by their noise seed. The trials run one after another; a trial that stops ends the
+    call (its summary is the last), and the same call resumes it. One trial is ``run_predict``."""
+    from ..trials import trial_paths
+
+    check_trials(cfg)
+    if cfg.trials == 1:
+        return [run_predict(cfg, records)]
+    every = None if records is None else list(records)
+    out: list[RunSummary] = []
+    for i, path in enumerate(trial_paths(cfg.out, cfg.trials), 1):
+        seed = None if cfg.seed is None else cfg.seed + i - 1
+        if cfg.is_baseline:
+            seed = (cfg.seed or 0) + i - 1
+        one = replace(cfg, out=path, trials=1, seed=seed, trial=(i, cfg.trials))
+        s = run_predict(one, every)
+        out.append(s)
+        if s.message or s.status != "complete":
+            break
+    return out
+
+
 def run_predict(cfg: PredictConfig, records: Sequence[Record] | None = None) -> RunSummary:
     """Predict every record (of ``cfg.limit``) not already in ``cfg.out``; see the module docstring."""
     if cfg.is_baseline and cfg.model not in BASELINES:
@@ -355,6 +420,9 @@ def run_predict(cfg: PredictConfig, records: Sequence[Record] | None = None) -> 
         raise ValueError("--concurrency must be ≥ 1")
     if cfg.limit is not None and cfg.limit < 1:
         raise ValueError("--limit must be ≥ 1")
+    if cfg.trials != 1:
+        raise ValueError("run_predict writes one file: run_trials runs --trials K")
+    check_trials(cfg)
     out = Path(cfg.out)
     settings = settings_of(cfg)
     old = read_meta(out)
@@ -398,6 +466,7 @@ def run_predict(cfg: PredictConfig, records: Sequence[Record] | None = None) -> 
             "tool_choice": settings["tool_choice"],
             "parallel_tool_calls": settings["parallel_tool_calls"],
             "max_tokens": cfg.max_tokens,
+            "seed": cfg.seed,
             "concurrency": cfg.concurrency,
             "rate_limit_rps": cfg.rate_limit,
             "timeout_s": cfg.timeout_s,
@@ -420,6 +489,8 @@ def run_predict(cfg: PredictConfig, records: Sequence[Record] | None = None) -> 
         meta["baseline"] = baseline_info(cfg.model)
         if cfg.model == "baseline:router":
             meta["notes"] = [ROUTER_CAVEAT]
+    if cfg.trial is not None:
+        meta["trial"] = {"index": cfg.trial[0], "of": cfg.trial[1], "seed": settings.get("seed")}
     meta.setdefault("created", meta["updated"])
     runs = list(meta.get("runs", []))
     this_run: dict[str, Any] = {"started": meta["updated"], "pending": len(pending)}
@@ -432,7 +503,7 @@ def run_predict(cfg: PredictConfig, records: Sequence[Record] | None = None) -> 
     message: str | None = None
     try:
         if cfg.is_baseline:
-            predict = make_baseline(cfg.model)
+            predict = make_baseline(cfg.model, cfg.noise, cfg.seed or 0)
             for rec in pending:
                 t0 = time.perf_counter()
                 body = predict(rec)
