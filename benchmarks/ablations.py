@@ -1,4 +1,4 @@
-"""PCCF ablations side by side (SPEC §3 build report): each is a separate build.
+"""PCCF ablations side by side (docs/format.md §4, the build report): each is a separate build.
 
     .venv/bin/python benchmarks/ablations.py [--scale 0.05] [--out /tmp/pe-ablations]
 

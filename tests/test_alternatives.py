@@ -1,4 +1,4 @@
-"""Accepted alternatives by execution (SPEC §3) and the construction checks that keep labels a careful
+"""Accepted alternatives by execution (docs/format.md §4) and the construction checks that keep labels a careful
 grader agrees with: a variant with the gold's answer is accepted, one that changes it is not; a
 self-contradictory draft is rejected; an underspecified request another target tool serves is no
 underspecified record."""

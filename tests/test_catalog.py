@@ -94,7 +94,7 @@ def test_cross_reference_errors_are_reported(tmp_path: Path) -> None:
         load_catalog(tmp_path)
 
 
-# --- what the model is shown (SPEC §1, §2 `tools`) --------------------------------------------------
+# --- what the model is shown (docs/format.md §1, §2 `tools`) ----------------------------------------
 
 DATA = Path(__file__).parents[1] / "loaders/plugineval/catalog/data"
 

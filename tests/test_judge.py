@@ -1,4 +1,4 @@
-"""The judge against case files (tests/cases/judge_*.jsonl): per-argument reasons and SPEC §4 precedence."""
+"""The judge against case files (tests/cases/judge_*.jsonl): per-argument reasons and docs/format.md §6 precedence."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Predictions files (SPEC §5), evaluate() joined by id, metrics, mixtures, intervals, compare, CLI."""
+"""Predictions files (docs/format.md §9), evaluate() joined by id, metrics, mixtures, intervals, compare, CLI."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reading predictions files (SPEC §5): JSONL, one line per record id.
+"""Reading predictions files (docs/format.md §9): JSONL, one line per record id.
 
 Accepted per line: ``{"id", "calls": [{"name", "arguments": {...}}]}`` or OpenAI ``tool_calls``
 (``[{"type": "function", "function": {"name", "arguments": "<JSON string>"}}]``), plus the optional

@@ -1,4 +1,4 @@
-"""Where records come from: a release folder, a Hub repo id, or a JSONL file of rows (SPEC §2).
+"""Where records come from: a release folder, a Hub repo id, or a JSONL file of rows (docs/format.md §2).
 
 The default is the local release folder when one was built (``dist/plugineval-zh``, or
 ``PLUGINEVAL_RECORDS``), else the project's Hub repo (``PLUGINEVAL_HUB_REPO``).

@@ -191,7 +191,7 @@ def _check_plugin(p: Plugin, all_plugins: set[str], partial: bool = False) -> li
 
 
 def _check_disclosure(b: Boundary, t: ToolSpec) -> list[str]:
-    """SPEC §1/§2: a boundary is stated in every enforcing tool's model-visible text, and no enum of
+    """docs/format.md §1/§2: a boundary is stated in every enforcing tool's model-visible text, and no enum of
     the argument offers a value the boundary refuses."""
     out: list[str] = []
     text = visible_text(t, b.argument) + (visible_text(t, b.end_argument) if b.end_argument else "")

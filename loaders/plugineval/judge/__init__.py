@@ -1,4 +1,4 @@
-"""The gold-anchored judge (SPEC §4): rules first, an LLM only for the residue."""
+"""The gold-anchored judge (docs/format.md §5): rules first, an LLM only for the residue."""
 
 from __future__ import annotations
 

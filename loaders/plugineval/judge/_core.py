@@ -2,7 +2,7 @@
 
 ``judge_rules`` does everything the rules can; an argument pair the rules cannot decide keeps the
 reason ``undecided``. ``decide`` turns the per-argument verdicts into the query's outcome, category
-and sub-type by the precedence of SPEC §4. The LLM judge (``_llm.py``) may later settle undecided
+and sub-type by the precedence of docs/format.md §6. The LLM judge (``_llm.py``) may later settle undecided
 pairs, after which ``decide`` runs again on the same work.
 """
 
@@ -509,7 +509,7 @@ def asks_for(content: str | None, args: list[ArgSpec]) -> bool:
 
 
 def decide(w: Work, rules: RulesJudge) -> RecordVerdict:
-    """The outcome, the one category and sub-type of a failed query (SPEC §4 precedence)."""
+    """The outcome, the one category and sub-type of a failed query (docs/format.md §6 precedence)."""
     r, pred = w.record, w.pred
     if r.kind != "positive":
         return _decide_negative(r, pred, rules)

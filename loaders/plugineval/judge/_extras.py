@@ -1,4 +1,4 @@
-"""What a record accepts beyond its gold calls as written (SPEC §2, §4): an ``extra`` argument with a
+"""What a record accepts beyond its gold calls as written (docs/format.md §2.1-§2.2, §5): an ``extra`` argument with a
 listed value, and other complete call lists (``alternative_calls``) scored like the gold.
 
 Cold paths, kept out of the per-pair code of ``_core``: a record without these features never

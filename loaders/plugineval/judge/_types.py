@@ -1,4 +1,4 @@
-"""Verdict types: outcomes, error categories and sub-types, per-argument reasons (SPEC §4)."""
+"""Verdict types: outcomes, error categories and sub-types, per-argument reasons (docs/format.md §6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Per-argument semantic verification: the deterministic rules (SPEC §4 step 3).
+"""Per-argument semantic verification: the deterministic rules (docs/format.md §5 step 3).
 
 A cheap exact comparison comes first; the normalizers run only on a mismatch. Each function returns
 a ``Reason`` (and sometimes a short detail); the caller decides what an undecided pair becomes.

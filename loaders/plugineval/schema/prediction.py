@@ -1,4 +1,4 @@
-"""A model's prediction for one record (SPEC §5)."""
+"""A model's prediction for one record (docs/format.md §9)."""
 
 from __future__ import annotations
 

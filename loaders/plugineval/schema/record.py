@@ -1,4 +1,4 @@
-"""The dataset record of SPEC §2, with lossless conversion to and from a flat ``datasets`` row."""
+"""The dataset record of docs/format.md §2, with lossless conversion to and from a flat ``datasets`` row."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ KINDS: tuple[str, ...] = ("positive", "neg_A", "neg_B", "neg_C", "underspecified
 DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 
-# Which (needs_tool, target_relevant) pair each kind must carry (SPEC §1).
+# Which (needs_tool, target_relevant) pair each kind must carry (docs/format.md §1).
 KIND_LABELS: dict[str, tuple[bool, bool]] = {
     "positive": (True, True),
     "neg_A": (False, False),
@@ -66,7 +66,7 @@ _NO_ALTERNATIVE = GoldAlternative()
 
 
 class AlternativeCalls(StrictModel):
-    """Another complete call list that serves the request as well as ``gold_calls`` (SPEC §2), with
+    """Another complete call list that serves the request as well as ``gold_calls`` (docs/format.md §2.2), with
     its own accepted variation aligned with ``calls`` by position (or none)."""
 
     calls: list[Call] = Field(min_length=1)
