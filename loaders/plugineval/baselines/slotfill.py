@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..normalize import normalize_text, parse_number
+from ..normalize import normalize_text
 from ..normalize.timeexpr import TimeValue
 from .textscan import (
     TimeMention,
@@ -399,10 +399,6 @@ def _previous_year_if_future(d: str, t: TimeMention) -> str:
         return day.replace(year=day.year - 1).isoformat()
     except ValueError:  # 29 February
         return d
-
-
-def parse_loose_number(s: str) -> float | None:
-    return parse_number(s)
 
 
 def multi_fill(filler: SlotFiller, query: str, reference_time: str, variant: int = 0) -> list[Fill]:
