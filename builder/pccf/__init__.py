@@ -1,1 +1,1 @@
-"""PCCF: the closed-loop construction framework (SPEC §3)."""
+"""PCCF: the closed-loop construction framework (docs/format.md §4)."""

@@ -1,4 +1,4 @@
-"""Accepted alternatives by execution (SPEC §3, Stage I).
+"""Accepted alternatives by execution (docs/format.md §4, Stage I).
 
 Beside the gold, the variants a careful model would plausibly emit are executed through MCP:
 

@@ -1,4 +1,4 @@
-"""The closed loop (SPEC §3 Stage II around Stage I): deficits drive synthesis, verified examples fill
+"""The closed loop (docs/format.md §4, Stage II around Stage I): deficits drive synthesis, verified examples fill
 the units of their observed difficulty, and the loop stops on budgets met, L rounds without gain, or
 the synthesis budget spent."""
 

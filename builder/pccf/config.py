@@ -121,7 +121,7 @@ class BuildConfig(_Strict):
             raise SchemaError(str(p), describe_validation_error(e)) from None
 
     def with_ablation(self, ablation: str | None) -> BuildConfig:
-        """The config of an ablation run (SPEC §3 build report)."""
+        """The config of an ablation run (docs/format.md §4, the build report)."""
         if ablation is None:
             return self
         if ablation == "no-content-validation":

@@ -1,4 +1,4 @@
-"""Stage I generators: each proposes a complete call list or abstains (SPEC §3).
+"""Stage I generators: each proposes a complete call list or abstains (docs/format.md §4).
 
 ``slot_parser`` and ``template_retriever`` read only the query text; ``intended`` returns what the
 synthesizer meant and is a cross-check only: its proposal never becomes gold by itself. An LLM

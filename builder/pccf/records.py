@@ -1,4 +1,4 @@
-"""Record assembly (SPEC §2): stable ids, offered tools with distractors, judge-only annotations,
+"""Record assembly (docs/format.md §2): stable ids, offered tools with distractors, judge-only annotations,
 gold alternatives, reference times spread over the calendar."""
 
 from __future__ import annotations

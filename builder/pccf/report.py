@@ -1,4 +1,4 @@
-"""The build report (SPEC §3): candidates, verified, pass rates, coverage per unit, difficulty deviation,
+"""The build report (docs/format.md §4): candidates, verified, pass rates, coverage per unit, difficulty deviation,
 rejection reasons, intended-vs-accepted disagreements, depth relabels, near-duplicate rates, roles.
 Everything in it is deterministic (no timings: those go to the work folder)."""
 
@@ -26,10 +26,6 @@ ROLES_OFFLINE = {
     "reference_router": "",
     "negative_strengthener": "offline: target-plugin lure phrases from the grammars, re-verified and re-calibrated",
 }
-
-
-def _mask(r: Record) -> str:
-    return str(r.verification.get("masked") or "")
 
 
 def near_duplicate_share(texts: list[str], others: list[str] | None = None, thr: float = 0.8) -> float | None:
@@ -181,7 +177,7 @@ def build_report(
 
 
 def alternatives_summary(positives: list[Record]) -> dict[str, Any]:
-    """Accepted alternatives by kind (SPEC §3): entries found by execution (``extra``, ``values``,
+    """Accepted alternatives by kind (docs/format.md §4): entries found by execution (``extra``, ``values``,
     ``omittable`` beyond the schema defaults, ``alternative_calls`` lists), the records holding any,
     and the variants tried and accepted per source (entailed, wording, proposal)."""
     entries: Counter[str] = Counter()

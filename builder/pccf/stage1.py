@@ -1,4 +1,4 @@
-"""Stage I: execution-grounded annotation with iterative refinement (SPEC §3), and the execution
+"""Stage I: execution-grounded annotation with iterative refinement (docs/format.md §4), and the execution
 evidence of negatives."""
 
 from __future__ import annotations
@@ -421,7 +421,7 @@ class StageOne:
             }
             if want not in codes:
                 return Verification(False, "boundary_not_hit", evidence=ev)
-            # SPEC §1/§3: the limit is stated where the model reads it — in the shown text of the
+            # docs/format.md §1/§4: the limit is stated where the model reads it — in the shown text of the
             # target tool the would-be call hits
             b = plugin.boundary(scenario.boundary or "")
             hit = [c.name for c, o in zip(cand.intended_calls, outs, strict=True) if o.error_code == want]
@@ -484,7 +484,7 @@ _EXTENT = re.compile(r"^(radius.*|limit|max_results)$")
 
 def served_otherwise(plugin: Plugin, scenario: Scenario) -> str | None:
     """Another tool of the target plugin that serves an underspecified request without the missing
-    information (SPEC §1): one that needs no required argument the request lacks, and whose answer
+    information (docs/format.md §1): one that needs no required argument the request lacks, and whose answer
     supplies a missing argument (coupon_list lists the coupon_id that coupon_claim needs; the
     missing argument's description may name it: 可先用 coupon_list 查询)."""
     tool = plugin.tool(scenario.tools[0])

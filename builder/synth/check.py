@@ -1,5 +1,5 @@
 """Grammar checks shared by the test suite and by authors: every scenario covered, every pattern's
-intended call validates and carries the execution evidence its kind asks for (SPEC §3)."""
+intended call validates and carries the execution evidence its kind asks for (docs/format.md §4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Self-contradictory requests (SPEC §3): a draft whose query contradicts itself has no right answer,
+"""Self-contradictory requests (docs/format.md §4): a draft whose query contradicts itself has no right answer,
 so the synthesizer rejects it before Stage I — a route from a place to itself (去武汉…武汉出发), an
 explicit date whose stated weekday is another day (3月20日（周三） when the 20th is a Friday), a
 phrase about the present that its reference time belies (都快半夜了 at 07:47, 年底了 in August)."""

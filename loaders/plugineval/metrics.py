@@ -1,4 +1,4 @@
-"""Metrics from per-record verdicts (SPEC §4): everything is recomputable from ``report.json``.
+"""Metrics from per-record verdicts (docs/format.md §7): everything is recomputable from ``report.json``.
 
 An entry is a mapping with at least ``outcome``, ``category``, ``subtype``, ``kind`` and
 ``difficulty`` (plus ``domain``, ``target_plugin``, ``tools``, ``scenario`` for breakdowns).
@@ -92,7 +92,7 @@ def breakdown(entries: Sequence[Entry], key: str) -> dict[str, dict[str, Any]]:
 
 
 def mixture(entries: Sequence[Entry], weights: Sequence[float]) -> dict[str, Any]:
-    """Re-weight difficulties within positives and within negatives, each keeping its share (SPEC §4)."""
+    """Re-weight difficulties within positives and within negatives, each keeping its share (docs/format.md §7)."""
     if len(weights) != 3 or any(w < 0 for w in weights) or sum(weights) <= 0:
         raise ValueError(
             f"mixture weights must be three non-negative numbers (easy, medium, hard), got {weights}"

@@ -216,8 +216,3 @@ def leaderboard(
     if sort_by in df.columns and len(df):
         df = df.sort_values(sort_by, ascending=not descending, na_position="last", kind="stable")
     return df[cols].reset_index(drop=True)
-
-
-def datatypes(columns: Sequence[str]) -> list[str]:
-    kinds = dict(COLUMNS)
-    return [kinds[c] for c in columns]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 # name: (latitude, longitude, tier). Mainland cities the stores cover.
 CITIES: dict[str, tuple[float, float, int]] = {
@@ -117,7 +116,3 @@ def hhmm(minutes: int) -> str:
 def parse_hhmm(s: str) -> int:
     h, m = s.split(":")[:2]
     return int(h) * 60 + int(m)
-
-
-def rows_to_dicts(rows: list[Any]) -> list[dict[str, Any]]:
-    return [dict(r) for r in rows]

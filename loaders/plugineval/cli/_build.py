@@ -34,7 +34,7 @@ def add_parsers(sub: Any) -> None:
     b.add_argument(
         "--ablation",
         choices=ABLATIONS,
-        help="build an ablation (SPEC §3): a separate build with one part off",
+        help="build an ablation (docs/format.md §4): a separate build with one part off",
     )
     b.add_argument("--plugins", metavar="IDS", help="comma-separated plugin ids to build (default: all)")
     b.add_argument(

@@ -17,7 +17,7 @@ def add_parsers(sub: Any) -> None:
         "evaluate",
         help="score a predictions file with the gold-anchored judge",
         description=(
-            "Score a predictions JSONL file (one line per record id; SPEC §5) against the records.\n"
+            "Score a predictions JSONL file (one line per record id; docs/format.md §9) against the records.\n"
             "A record with no line scores as invalid_output. Prints a table; --out writes report.json.\n"
             "Several files: the trials of one model over the same records (plugineval predict --trials K):\n"
             "each is scored, and the report adds each metric's mean, min, max and sample standard\n"

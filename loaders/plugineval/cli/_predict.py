@@ -41,7 +41,7 @@ def add_parsers(sub: Any) -> None:
         "predict",
         help="run a model (OpenAI-compatible endpoint) or a baseline on the benchmark; writes predictions JSONL",
         description=(
-            "Run a model on the records and write a predictions JSONL file (SPEC §5) plus its sidecar\n"
+            "Run a model on the records and write a predictions JSONL file (docs/format.md §9) plus its sidecar\n"
             "<out>.meta.json (prompt version, request settings). Resumable: a rerun of the same command skips\n"
             "the ids already written; the final file is ordered by id. Then: plugineval evaluate <out>.\n\n"
             "Baselines (offline, no endpoint): --model " + BASELINE_HELP + "."

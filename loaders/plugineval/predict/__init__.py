@@ -1,5 +1,5 @@
 """``plugineval predict``: run an OpenAI-compatible model (native or prompt-based tool calling) or an
-offline baseline over the records, writing a resumable predictions file (SPEC §5) and its sidecar
+offline baseline over the records, writing a resumable predictions file (docs/format.md §9) and its sidecar
 ``<out>.meta.json`` (prompt version, request settings, records, totals).
 
 Importing this package is cheap: ``openai`` and ``tqdm`` are imported when a run starts.

@@ -1,6 +1,6 @@
 """Native tool calling: the record's tools go in the request's ``tools``; the calls come back as
 ``tool_calls`` and are written verbatim (arguments as the model's JSON string), so a call whose
-arguments are not JSON scores as ``invalid_output`` through the predictions reader (SPEC §5).
+arguments are not JSON scores as ``invalid_output`` through the predictions reader (docs/format.md §9).
 
 The reply forms of open models (``_replies``): reasoning (``reasoning_content`` / ``reasoning``, or a
 ``<think>`` block in the content) stays in ``raw`` and out of ``content``; a reply without

@@ -95,10 +95,6 @@ class RunSummary:
     notes: list[str] = field(default_factory=list)
 
 
-class RunAborted(Exception):
-    """The endpoint cannot serve the run now; what was written stays, a rerun resumes."""
-
-
 class _Fatal(Exception):
     pass
 
