@@ -266,7 +266,9 @@ def test_one_call_whose_answer_carries_each_selected_number_serves_several_gold_
 
 
 def test_a_search_area_widened_to_the_limit_is_accepted_only_where_the_query_sets_no_area() -> None:
-    gold = [Call(name="poi_search_nearby", arguments={"city": "北京", "keyword": "烤鸭", "sort_by": "rating"})]
+    gold = [
+        Call(name="poi_search_nearby", arguments={"city": "北京", "keyword": "烤鸭", "sort_by": "rating"})
+    ]
     found = _find("北京评分最高的烤鸭店在哪儿", gold)
     assert found.tried["widened"] == 1
     assert found.alternatives[0].extra.get("radius_m") in ([5000], None)  # accepted when it holds the answer
