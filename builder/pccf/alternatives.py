@@ -55,6 +55,14 @@ class Found:
     tried: Counter[str] = field(default_factory=Counter)
     accepted: Counter[str] = field(default_factory=Counter)
 
+    def add(self, i: int, kind: str, arg: str, value: Any) -> None:
+        """Accept ``value`` for ``arg`` of gold call ``i`` as an ``extra`` or ``values`` entry (once)."""
+        alt = self.alternatives[i]
+        listed = (alt.extra if kind == "extra" else alt.values).setdefault(arg, [])
+        if value not in listed:
+            listed.append(value)
+            self.accepted[kind] += 1
+
     def summary(self) -> dict[str, Any]:
         return {"tried": dict(sorted(self.tried.items())), "accepted": dict(sorted(self.accepted.items()))}
 
@@ -295,10 +303,7 @@ class AlternativeFinder:
                 found.tried["entailed"] += 1
                 variant = Call(name=c.name, arguments={**c.arguments, arg: v})
                 if await self._answer(variant, ref) == answer:
-                    extra = found.alternatives[i].extra.setdefault(arg, [])
-                    if v not in extra:
-                        extra.append(v)
-                        found.accepted["extra"] += 1
+                    found.add(i, "extra", arg, v)
 
     # --- an optional choice the gold makes that changes nothing --------------------------------
     async def _omitted(self, found: Found, i: int, c: Call, ref: str, answer: str) -> None:
@@ -351,8 +356,7 @@ class AlternativeFinder:
                 part = _strip({k: v for k, v in result.items() if k not in echo})
                 whole = _strip({k: v for k, v in out.result.items() if k not in echo})
                 if sub_answer(part, whole) or _holds_items(part, whole):
-                    found.alternatives[i].extra.setdefault(arg, []).append(top)
-                    found.accepted["extra"] += 1
+                    found.add(i, "extra", arg, top)
 
     # --- a window of days narrowed to the one day asked -----------------------------------------
     async def _narrowed(self, found: Found, i: int, c: Call, ref: str, result: Any) -> None:
@@ -386,8 +390,7 @@ class AlternativeFinder:
             return
         v, g = _strip(out.result), _strip(result)
         if v != g and sub_answer(v, g) and days.pop() in json.dumps(v, ensure_ascii=False):
-            found.alternatives[i].extra.setdefault("days", []).append(1)
-            found.accepted["extra"] += 1
+            found.add(i, "extra", "days", 1)
 
     # --- the user's own wording for an entity the tool resolves --------------------------------
     async def _wording(self, found: Found, i: int, c: Call, query: str, ref: str, answer: str) -> None:
@@ -415,10 +418,7 @@ class AlternativeFinder:
                 found.tried["wording"] += 1
                 variant = Call(name=c.name, arguments={**c.arguments, arg: s})
                 if await self._answer(variant, ref) == answer:
-                    values = found.alternatives[i].values.setdefault(arg, [])
-                    if s not in values:
-                        values.append(s)
-                        found.accepted["values"] += 1
+                    found.add(i, "values", arg, s)
 
     # --- other generators' verified readings ---------------------------------------------------
     async def _proposals(
@@ -463,11 +463,7 @@ class AlternativeFinder:
                         alt.omittable.sort()
                         found.accepted["omittable"] += 1
                     return
-                kind = "extra" if k not in g else "values"
-                listed = (alt.extra if kind == "extra" else alt.values).setdefault(k, [])
-                if c[k] not in listed:
-                    listed.append(c[k])
-                    found.accepted[kind] += 1
+                found.add(0, "extra" if k not in g else "values", k, c[k])
                 return
         from .records import alternatives_for
 
