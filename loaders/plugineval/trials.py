@@ -84,7 +84,7 @@ def trial_index(path: str | Path) -> int | None:
     return int(m["i"]) if m else None
 
 
-def _stats(values: Sequence[float | None]) -> Spread:
+def spread_of(values: Sequence[float | None]) -> Spread:
     xs = [v for v in values if v is not None]
     if not xs:
         return Spread(mean=None, min=None, max=None, std=None, values=list(values))
@@ -184,7 +184,7 @@ def summarize_trials(
     return TrialsSummary(
         k=len(reports),
         files=files,
-        metrics={key: _stats([p[key] for p in per]) for key in per[0]},
+        metrics={key: spread_of([p[key] for p in per]) for key in per[0]},
         positives=npos,
         pass_k=pk,
         outcomes=outcomes,

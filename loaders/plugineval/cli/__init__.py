@@ -27,6 +27,7 @@ COMMAND_MODULES: dict[str, str] = {
     "predict": "._predict",
     "release": "._release",
     "space": "._space",
+    "submit": "._submit",
 }
 
 
