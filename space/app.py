@@ -124,8 +124,23 @@ def build_demo(service: Service | None = None) -> gr.Blocks:
                         s_link = gr.Textbox(label="Link (https://…)", elem_id="sub-link")
                     s_btn = gr.Button("Submit", elem_id="sub-btn")
                     s_msg = gr.Markdown(elem_id="sub-msg")
+                with gr.Accordion(
+                    "Submit a bundle (predictions of K trials, sidecars, model card)", open=False
+                ):
+                    gr.Markdown(
+                        "A `.zip` of the predictions file(s), their `.meta.json` sidecars and `submission.json` "
+                        "(docs/submit.md; check it first with `plugineval submit --validate BUNDLE`). The Space "
+                        "scores it with its own judge, keeps the bundle, and re-scores it when the judge changes."
+                    )
+                    b_file = gr.File(label="bundle.zip", file_types=[".zip"], elem_id="bundle")
+                    b_btn = gr.Button("Submit bundle", elem_id="bundle-btn")
+                    b_msg = gr.Markdown(elem_id="bundle-msg")
             with gr.Tab("About", id="about"):
                 about = gr.Markdown()
+                with gr.Accordion("Maintainers: re-score every kept bundle", open=False):
+                    r_token = gr.Textbox(label="Maintainer token", type="password")
+                    r_btn = gr.Button("Re-score")
+                    r_msg = gr.Markdown()
 
         # --- events ---------------------------------------------------------------------------
         lb_inputs = [search, preset, w_e, w_m, w_h, columns, status, types, sort_by, desc]
@@ -202,6 +217,11 @@ def build_demo(service: Service | None = None) -> gr.Blocks:
         ).then(leaderboard, lb_inputs, [lb, note, p_diff, p_err], api_name=False).then(
             model_choices, None, [cmp_a, cmp_b], api_name=False
         )
+
+        b_btn.click(svc.submit_bundle, b_file, b_msg, api_name="submit_bundle", concurrency_limit=4).then(
+            leaderboard, lb_inputs, [lb, note, p_diff, p_err], api_name=False
+        )
+        r_btn.click(svc.rescore, r_token, r_msg, api_name="rescore", concurrency_limit=1)
 
         # --- page load: leaderboard, browser filters, and the ?id= permalink -----------------
         def permalink(request: gr.Request) -> tuple[Any, Any, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ EASY = "easy-weighted (0.60/0.30/0.10)"
 CUSTOM = "custom (sliders)"
 ALLCOLS = list(table.COLUMN_NAMES)
 UPLOAD_LIMIT_MB = 0.05  # the server under test refuses uploads above ~52 KB
+ADMIN_TOKEN = "test-maintainer-token"
 
 
 def _free_port() -> int:
@@ -50,7 +52,12 @@ def server(mini_release: Path, tmp_path_factory: pytest.TempPathFactory):  # typ
 
     db = tmp_path_factory.mktemp("space-db") / "lb.sqlite"
     port = _free_port()
-    env = dict(os.environ, GRADIO_ANALYTICS_ENABLED="False", HF_HUB_OFFLINE="1")
+    env = dict(
+        os.environ,
+        GRADIO_ANALYTICS_ENABLED="False",
+        HF_HUB_OFFLINE="1",
+        PLUGINEVAL_SPACE_ADMIN_TOKEN=ADMIN_TOKEN,
+    )
     cmd = [
         sys.executable,
         "-m",
@@ -349,6 +356,80 @@ def test_fifty_concurrent_submissions_make_fifty_rows(client, server, records, t
     assert len({e.content_hash for e in after}) == len(after)
     rows, *_ = _lb(client, search="concurrent-")
     assert len(rows) == 50
+
+
+def test_bundle_round_trip_validate_submit_and_rescore_by_a_new_judge(  # type: ignore[no-untyped-def]
+    client, server, records, mini_release: Path, tmp_path: Path
+) -> None:
+    import sqlite3
+    import statistics
+
+    from gradio_client import handle_file
+    from plugineval_space.bundles import row_hash
+    from test_submit import make_bundle
+
+    from plugineval._version import JUDGE_VERSION
+    from plugineval.cli import main
+    from plugineval.scoring import evaluate
+    from plugineval.trials import trial_paths
+
+    folder = make_bundle(tmp_path / "b", mini_release, trials=3)
+    zipped = tmp_path / "bundle.zip"
+    assert (
+        main(["submit", "--validate", str(folder), "--records", str(mini_release), "--zip", str(zipped)]) == 0
+    )
+    msg = client.predict(handle_file(str(zipped)), api_name="/submit_bundle")
+    assert msg.startswith("✅ Submitted **always-call-noisy**") and "3 trial(s), re-scored here" in msg, msg
+    assert "Already on the leaderboard" in client.predict(handle_file(str(zipped)), api_name="/submit_bundle")
+    board = SqliteBoard(server["db"])
+    rows = [e for e in board.entries() if e.model == "always-call-noisy"]
+    assert len(rows) == 1 and len(rows[0].more_trials) == 2 and rows[0].bundle_hash in board.bundle_digests()
+    assert rows[0].status == "self-reported" and rows[0].trained_on_plugineval is False
+    # the row is the Space's own scoring of the bundle's files, never a number from the bundle
+    rep = evaluate(trial_paths(folder / "preds.jsonl", 3), records, judge="rules")
+    trials = [rows[0].verdicts, *rows[0].more_trials]
+    assert [{i: e["outcome"] for i, e in t.items()} for t in trials] == [
+        {i: o[k] for i, o in rep.trials.outcomes.items()} for k in range(3)
+    ]
+    lb = _lb(client, search="always-call-noisy")[0]
+    assert len(lb) == 1 and lb[0]["Trials"] == 3 and lb[0]["Trained on PluginEval"] == "no"
+    recalls = [M.mixture(list(t.values()), M.MIXTURES["original"])["recall"] for t in trials]
+    assert lb[0]["Recall SD"] == round(100 * statistics.stdev(recalls), 2)
+    assert lb[0]["Recall range"] == f"{100 * min(recalls):.1f}–{100 * max(recalls):.1f}"
+    assert lb[0]["pass^k"] == round(100 * rep.trials.pass_k["3"], 2)
+    assert "seeded noise" in lb[0]["Model card"]
+    # an invalid bundle is refused with its file and field named
+    m = json.loads((folder / "submission.json").read_text(encoding="utf-8"))
+    (folder / "submission.json").write_text(
+        json.dumps({**m, "model_card": "", "score": 99}), encoding="utf-8"
+    )
+    bad = tmp_path / "bad.zip"
+    with zipfile.ZipFile(bad, "w") as z:
+        for f in sorted(folder.iterdir()):
+            z.write(f, f.name)
+    msg = client.predict(handle_file(str(bad)), api_name="/submit_bundle")
+    assert (
+        msg.startswith("❌") and "| submission.json | score | Extra inputs" in msg and "| model_card |" in msg
+    )
+    # the judge version changes: the row becomes one from an older judge; re-scoring adds a new row
+    digest, mode = rows[0].bundle_hash, rows[0].judge_mode
+    con = sqlite3.connect(server["db"])
+    cols = "created, model, organisation, link, kind, status, dataset_version, judge_mode, judge_model, cost_usd, latency_ms, verdicts, bundle_hash, model_card, trained_on_plugineval, more_trials"
+    with con:
+        con.execute(
+            f"INSERT INTO entries (content_hash, judge_version, {cols}) SELECT ?, '0.9.0', {cols} FROM entries "
+            "WHERE content_hash = ?",
+            (row_hash(digest, "0.9.0", mode), rows[0].content_hash),
+        )
+        con.execute("DELETE FROM entries WHERE content_hash = ?", (rows[0].content_hash,))
+    con.close()
+    assert "Wrong maintainer token" in client.predict("nope", api_name="/rescore")
+    msg = client.predict(ADMIN_TOKEN, api_name="/rescore")
+    assert msg.startswith("✅ Re-scored 1 of 1 kept bundle(s)"), msg
+    assert "Re-scored 0 of 1" in client.predict(ADMIN_TOKEN, api_name="/rescore")
+    lb, note, *_ = _lb(client, search="always-call-noisy")
+    assert sorted(r["Judge"] for r in lb) == sorted(["0.9.0", JUDGE_VERSION])
+    assert "older judge" in note and all(r["Trials"] == 3 for r in lb)
 
 
 # --- the page in a real headless Chromium ----------------------------------------------------------

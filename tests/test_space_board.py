@@ -123,6 +123,38 @@ def test_boards_creating_one_file_at_once_all_open_it(tmp_path: Path) -> None:
             assert list(ex.map(open_board, range(12))) == [0] * 12
 
 
+def test_an_older_file_gets_the_new_columns_and_trials_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    con = sqlite3.connect(path)
+    cols = "content_hash, created, model, organisation, link, kind, status, dataset_version, judge_version, judge_mode, judge_model"
+    con.execute(
+        f"CREATE TABLE entries (id INTEGER PRIMARY KEY AUTOINCREMENT, {cols.replace(',', ' TEXT,')} TEXT, cost_usd REAL, latency_ms REAL, verdicts BLOB NOT NULL)"
+    )
+    con.execute(
+        f"INSERT INTO entries ({cols}, verdicts) VALUES ('h', 'd', 'old', '', '', 'submission', 'self-reported', '0.0.1', '1.0.0', 'rules', '', ?)",
+        (pack_verdicts(_verdicts(1, 1, 1, 0)),),
+    )
+    con.commit()
+    con.close()
+    board = SqliteBoard(path)
+    (old,) = board.entries()
+    assert old.model == "old" and old.more_trials == [] and old.bundle_hash is None and old.model_card == ""
+    e = _entry(
+        "k3",
+        _verdicts(3, 1, 2, 0),
+        more_trials=[_verdicts(2, 2, 2, 0), _verdicts(4, 0, 1, 1)],
+        model_card="m",
+        trained_on_plugineval=True,
+    )
+    assert board.add(e) and board.add_bundle("d1", "k3", b"zip") and not board.add_bundle("d1", "k3", b"zip")
+    got = SqliteBoard(path).entries()[-1]
+    assert got.more_trials == e.more_trials and got.trained_on_plugineval is True
+    assert board.bundle("d1") == b"zip" and board.bundle_digests() == ["d1"]
+    row = table.leaderboard([got], table.PRESETS["original (0.40/0.40/0.20)"]).iloc[0]
+    assert row["Trials"] == 3 and row["Recall range"] == "50.0–100.0" and row["pass^k"] == 50.0
+    assert Entry.from_json({k: v for k, v in old.to_json().items() if k != "more_trials"}).more_trials == []
+
+
 # --- leaderboard rows and mixtures ---------------------------------------------------------------------
 
 

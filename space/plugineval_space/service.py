@@ -36,6 +36,11 @@ class Service:
     judge_mode: str = field(default_factory=lambda: os.environ.get("PLUGINEVAL_SPACE_JUDGE", "hybrid"))
     seed: bool = field(default_factory=lambda: os.environ.get("PLUGINEVAL_SPACE_SEED", "1") != "0")
     split: str = "test"
+    admin_token: str = field(default_factory=lambda: os.environ.get("PLUGINEVAL_SPACE_ADMIN_TOKEN", ""))
+    rescore_on_start: bool = field(
+        default_factory=lambda: os.environ.get("PLUGINEVAL_SPACE_RESCORE", "1") != "0"
+    )
+    _rescored: bool = field(default=False, repr=False)
     _seeded: set[str] = field(default_factory=set, repr=False)
     _seed_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -60,8 +65,22 @@ class Service:
                 seed_baselines(recs, self.board)
             self._seeded.add(version)
 
+    def ensure_rescored(self) -> None:
+        """Once per process: every kept bundle without a row from the current judge version gets one
+        (so a new judge version re-scores them all; the old rows stay, labelled by version)."""
+        if self._rescored or not self.rescore_on_start:
+            return
+        with self._seed_lock:
+            if self._rescored:
+                return
+            from plugineval_space.bundles import rescore_all
+
+            rescore_all(self.board, self.release.records(self.split), self.judge_mode)
+            self._rescored = True
+
     def entries(self) -> list[Entry]:
         self.ensure_seeded()
+        self.ensure_rescored()
         return self.board.entries()
 
     def labelled(self) -> dict[str, Entry]:
@@ -113,6 +132,20 @@ class Service:
         shown = set(df["Model"])
         named = [(e.model, list(e.verdicts.values())) for e in es if e.model in shown]
         note += f" {len(df)} of {len(es)} rows shown."
+        from plugineval._version import JUDGE_VERSION
+
+        old = sum(e.judge_version != JUDGE_VERSION for e in es)
+        if old:
+            note += (
+                f" {old} row(s) were scored by an older judge than {JUDGE_VERSION}: kept, labelled in the "
+                "Judge column (a kept bundle is re-scored by each new judge version)."
+            )
+        if any(e.more_trials for e in es):
+            note += (
+                " Rows with several trials: Recall is trial 1's; Recall SD is the sample standard deviation of "
+                "the mixture Recall over the trials (n − 1), Recall range its min–max, pass^k the share of "
+                "positives every trial got right."
+            )
         return df, note, plots.recall_by_difficulty(named), plots.error_profile(named)
 
     def compare(self, a: str | None, b: str | None) -> tuple[str, Any]:
@@ -210,6 +243,29 @@ class Service:
             )
         except livejudge.UploadError as e:
             return f"❌ {e}"
+
+    def submit_bundle(self, path: str | None) -> str:
+        from plugineval_space.bundles import submit_bundle
+
+        try:
+            return "✅ " + submit_bundle(path, self.release.records(self.split), self.board, self.judge_mode)
+        except livejudge.UploadError as e:
+            return f"❌ {e}"
+
+    def rescore(self, token: str | None) -> str:
+        """Re-score every kept bundle with the current judge (maintainers: PLUGINEVAL_SPACE_ADMIN_TOKEN)."""
+        import hmac
+
+        if not self.admin_token:
+            return "❌ Re-scoring from the page is off: set PLUGINEVAL_SPACE_ADMIN_TOKEN on the Space."
+        if not hmac.compare_digest((token or "").encode(), self.admin_token.encode()):
+            return "❌ Wrong maintainer token."
+        from plugineval._version import JUDGE_VERSION
+        from plugineval_space.bundles import rescore_all
+
+        done = rescore_all(self.board, self.release.records(self.split), self.judge_mode)
+        kept = len(self.board.bundle_digests())
+        return f"✅ Re-scored {len(done)} of {kept} kept bundle(s) with judge {JUDGE_VERSION}; the older rows stay."
 
     def about(self) -> str:
         d = self.release.describe()

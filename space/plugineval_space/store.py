@@ -72,6 +72,11 @@ class Entry:
     verdicts: dict[str, dict[str, Any]]
     content_hash: str
     created: str = field(default_factory=lambda: datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S"))
+    bundle_hash: str | None = None  # the kept submission bundle this row was scored from
+    model_card: str = ""
+    trained_on_plugineval: bool | None = None  # as the bundle declares it; None: not declared
+    more_trials: list[dict[str, dict[str, Any]]] = field(default_factory=list)
+    """Verdicts of trials 2 … K when the submission carried K > 1 (``verdicts`` is trial 1)."""
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -79,7 +84,15 @@ class Entry:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Entry:
-        return cls(**{k: d.get(k) for k in cls.__dataclass_fields__})  # type: ignore[arg-type]
+        from dataclasses import MISSING
+
+        fields = cls.__dataclass_fields__
+        keep = {
+            k: d.get(k)
+            for k, f in fields.items()
+            if k in d or (f.default is MISSING and f.default_factory is MISSING)
+        }  # a row of an older snapshot lacks the later fields: their defaults
+        return cls(**keep)  # type: ignore[arg-type]
 
 
 class Board(ABC):
@@ -103,6 +116,19 @@ class Board(ABC):
     @abstractmethod
     def description(self) -> str: ...
 
+    # submission bundles, kept so that every one can be re-scored by a later judge
+    @abstractmethod
+    def add_bundle(self, digest: str, model: str, data: bytes) -> bool:
+        """Keep a bundle (its canonical zip); False when it is kept already."""
+
+    @abstractmethod
+    def bundle(self, digest: str) -> bytes | None:
+        """A kept bundle's zip bytes."""
+
+    @abstractmethod
+    def bundle_digests(self) -> list[str]:
+        """Every kept bundle, oldest first."""
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -121,8 +147,21 @@ CREATE TABLE IF NOT EXISTS entries (
     cost_usd REAL,
     latency_ms REAL,
     verdicts BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS bundles (
+    digest TEXT PRIMARY KEY,
+    created TEXT NOT NULL,
+    model TEXT NOT NULL,
+    data BLOB NOT NULL
 )
 """
+# columns added after the first release of the table: added to an older file when it is opened
+_ADDED = {
+    "bundle_hash": "TEXT",
+    "model_card": "TEXT NOT NULL DEFAULT ''",
+    "trained_on_plugineval": "INTEGER",
+    "more_trials": "BLOB",
+}
 _COLS = (
     "content_hash",
     "created",
@@ -137,6 +176,9 @@ _COLS = (
     "judge_model",
     "cost_usd",
     "latency_ms",
+    "bundle_hash",
+    "model_card",
+    "trained_on_plugineval",
 )
 
 
@@ -177,7 +219,15 @@ class SqliteBoard(Board):
                     if "locked" not in str(err) or time.monotonic() > deadline:
                         raise
                     time.sleep(0.02)
-            con.execute(_SCHEMA)
+            con.executescript(_SCHEMA)
+            have = {row[1] for row in con.execute("PRAGMA table_info(entries)")}
+            for col, decl in _ADDED.items():
+                if col not in have:
+                    try:
+                        con.execute(f"ALTER TABLE entries ADD COLUMN {col} {decl}")
+                    except sqlite3.OperationalError as err:  # another board added it first
+                        if "duplicate column" not in str(err):
+                            raise
             con.commit()
         finally:
             con.close()
@@ -187,8 +237,13 @@ class SqliteBoard(Board):
         try:
             con.execute("BEGIN IMMEDIATE")
             cur = con.execute(
-                f"INSERT OR IGNORE INTO entries ({', '.join(_COLS)}, verdicts) VALUES ({', '.join('?' * (len(_COLS) + 1))})",
-                (*(getattr(entry, c) for c in _COLS), pack_verdicts(entry.verdicts)),
+                f"INSERT OR IGNORE INTO entries ({', '.join(_COLS)}, verdicts, more_trials) "
+                f"VALUES ({', '.join('?' * (len(_COLS) + 2))})",
+                (
+                    *(getattr(entry, c) for c in _COLS),
+                    pack_verdicts(entry.verdicts),
+                    _pack_trials(entry.more_trials),
+                ),
             )
             con.execute("COMMIT")
             return cur.rowcount == 1
@@ -223,15 +278,56 @@ class SqliteBoard(Board):
             key = n * 1_000_003 + last
             if self._cache is not None and self._cache[0] == key:
                 return list(self._cache[1])
-            rows = con.execute(f"SELECT {', '.join(_COLS)}, verdicts FROM entries ORDER BY id").fetchall()
+            rows = con.execute(
+                f"SELECT {', '.join(_COLS)}, verdicts, more_trials FROM entries ORDER BY id"
+            ).fetchall()
         finally:
             con.close()
         out = []
         for row in rows:
-            d = dict(zip(_COLS, row[:-1], strict=True))
-            out.append(Entry(**d, verdicts=unpack_verdicts(row[-1])))
+            d = dict(zip(_COLS, row[:-2], strict=True))
+            d["model_card"] = d["model_card"] or ""
+            if d["trained_on_plugineval"] is not None:
+                d["trained_on_plugineval"] = bool(d["trained_on_plugineval"])
+            out.append(Entry(**d, verdicts=unpack_verdicts(row[-2]), more_trials=_unpack_trials(row[-1])))
         self._cache = (key, out)
         return list(out)
+
+    def add_bundle(self, digest: str, model: str, data: bytes) -> bool:
+        con = self._connect()
+        try:
+            cur = con.execute(
+                "INSERT OR IGNORE INTO bundles (digest, created, model, data) VALUES (?, ?, ?, ?)",
+                (digest, datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S"), model, data),
+            )
+            return cur.rowcount == 1
+        finally:
+            con.close()
+
+    def bundle(self, digest: str) -> bytes | None:
+        con = self._connect()
+        try:
+            row = con.execute("SELECT data FROM bundles WHERE digest = ?", (digest,)).fetchone()
+            return None if row is None else bytes(row[0])
+        finally:
+            con.close()
+
+    def bundle_digests(self) -> list[str]:
+        con = self._connect()
+        try:
+            return [r[0] for r in con.execute("SELECT digest FROM bundles ORDER BY rowid")]
+        finally:
+            con.close()
+
+
+def _pack_trials(trials: list[dict[str, dict[str, Any]]]) -> bytes | None:
+    return zlib.compress(json.dumps([pack_verdicts(t).hex() for t in trials]).encode(), 6) if trials else None
+
+
+def _unpack_trials(blob: bytes | None) -> list[dict[str, dict[str, Any]]]:
+    if not blob:
+        return []
+    return [unpack_verdicts(bytes.fromhex(h)) for h in json.loads(zlib.decompress(blob))]
 
 
 class HubBoard(Board):
@@ -313,6 +409,47 @@ class HubBoard(Board):
     def has(self, digest: str) -> bool:
         self._pull()
         return self.local.has(digest)
+
+    def add_bundle(self, digest: str, model: str, data: bytes) -> bool:
+        """Kept in the local cache and uploaded as ``bundles/<digest>.zip`` to the repo."""
+        self._pull()
+        added = self.local.add_bundle(digest, model, data)
+        if added:
+            from huggingface_hub import HfApi
+
+            try:
+                HfApi(token=self.token).upload_file(
+                    path_or_fileobj=data,
+                    path_in_repo=f"bundles/{digest}.zip",
+                    repo_id=self.repo_id,
+                    repo_type="dataset",
+                    commit_message=f"bundle {digest[:12]} ({model})",
+                )
+            except Exception as e:  # the bundle stays in the cache; the row says where it came from
+                self.last_error = f"upload of bundle {digest[:12]} to {self.repo_id} failed: {e}"
+        return added
+
+    def bundle(self, digest: str) -> bytes | None:
+        self._pull()
+        data = self.local.bundle(digest)
+        if data is not None:
+            return data
+        from huggingface_hub import hf_hub_download
+        from huggingface_hub.errors import EntryNotFoundError, RepositoryNotFoundError
+
+        try:
+            path = hf_hub_download(
+                self.repo_id, f"bundles/{digest}.zip", repo_type="dataset", token=self.token
+            )
+        except (EntryNotFoundError, RepositoryNotFoundError):
+            return None
+        return Path(path).read_bytes()
+
+    def bundle_digests(self) -> list[str]:
+        """The bundles the rows were scored from (the repo's rows name them), oldest first."""
+        self._pull()
+        seen = dict.fromkeys(e.bundle_hash for e in self.local.entries() if e.bundle_hash)
+        return [*seen, *(d for d in self.local.bundle_digests() if d not in seen)]
 
 
 def open_board(db: str | Path | None = None, hub_repo: str | None = None) -> Board:

@@ -39,6 +39,10 @@ COLUMNS: list[tuple[str, str]] = [
     ("Recall easy", "number"),
     ("Recall medium", "number"),
     ("Recall hard", "number"),
+    ("Trials", "number"),
+    ("Recall SD", "number"),
+    ("Recall range", "str"),
+    ("pass^k", "number"),
     ("Cost (USD)", "number"),
     ("Latency (ms)", "number"),
     ("Dataset", "str"),
@@ -47,12 +51,23 @@ COLUMNS: list[tuple[str, str]] = [
     ("Judge model", "str"),
     ("Type", "str"),
     ("Status", "str"),
+    ("Trained on PluginEval", "str"),
+    ("Model card", "str"),
 ]
 COLUMN_NAMES = [c for c, _ in COLUMNS]
 DEFAULT_COLUMNS = [
     c
     for c in COLUMN_NAMES
-    if c not in ("Judge model", "Cost (USD)", "Latency (ms)", "Judge", "Date", "Recall medium")
+    if c
+    not in (
+        "Judge model",
+        "Cost (USD)",
+        "Latency (ms)",
+        "Date",
+        "Recall medium",
+        "Recall range",
+        "Model card",
+    )
 ]
 
 
@@ -133,6 +148,7 @@ def score_entry(entry: Entry, weights: tuple[float, float, float]) -> dict[str, 
         "mixture": M.mixture(es, weights),
         "ci": mixture_intervals(es, weights),
         "by": M.breakdown(es, "difficulty"),
+        "trials": trial_spread(entry, weights),
     }
     with _CACHE_LOCK:
         if len(_CACHE) >= _CACHE_MAX:
@@ -141,13 +157,28 @@ def score_entry(entry: Entry, weights: tuple[float, float, float]) -> dict[str, 
     return out
 
 
+def trial_spread(entry: Entry, weights: tuple[float, float, float]) -> dict[str, Any] | None:
+    """How much the row's mixture Recall moves between its trials: the per-trial values, the sample
+    standard deviation (n − 1), min and max, and pass^K of the positives; None for one trial."""
+    if not entry.more_trials:
+        return None
+    from plugineval.trials import pass_hat_k, spread_of
+
+    trials = [entry.verdicts, *entry.more_trials]
+    s = spread_of([M.mixture(list(t.values()), weights)["recall"] for t in trials])
+    outcomes = {rid: [t.get(rid, {}).get("outcome", "FN") for t in trials] for rid in entry.verdicts}
+    kinds = {rid: e["kind"] for rid, e in entry.verdicts.items()}
+    _, pk = pass_hat_k(outcomes, kinds)
+    return {"k": len(trials), "spread": s, "pass_k": pk[str(len(trials))]}
+
+
 def _ci(c: list[float] | None) -> str:
     return "" if not c else f"[{100 * c[0]:.1f}, {100 * c[1]:.1f}]"
 
 
 def entry_row(entry: Entry, weights: tuple[float, float, float]) -> dict[str, Any]:
     s = score_entry(entry, weights)
-    mx, rates, by = s["mixture"], s["mixture"]["rates"], s["by"]
+    mx, rates, by, t = s["mixture"], s["mixture"]["rates"], s["by"], s["trials"]
 
     def diff_recall(d: str) -> float | None:
         b = by.get(d)
@@ -171,6 +202,12 @@ def entry_row(entry: Entry, weights: tuple[float, float, float]) -> dict[str, An
         "Recall easy": diff_recall("easy"),
         "Recall medium": diff_recall("medium"),
         "Recall hard": diff_recall("hard"),
+        "Trials": 1 if t is None else t["k"],
+        "Recall SD": None if t is None or t["spread"].std is None else round(100 * t["spread"].std, 2),
+        "Recall range": ""
+        if t is None or t["spread"].min is None
+        else f"{100 * t['spread'].min:.1f}–{100 * t['spread'].max:.1f}",
+        "pass^k": None if t is None else _pct(t["pass_k"]),
         "Cost (USD)": None if entry.cost_usd is None else round(entry.cost_usd, 4),
         "Latency (ms)": None if entry.latency_ms is None else round(entry.latency_ms, 1),
         "Dataset": entry.dataset_version,
@@ -179,6 +216,8 @@ def entry_row(entry: Entry, weights: tuple[float, float, float]) -> dict[str, An
         "Judge model": entry.judge_model or "",
         "Type": entry.kind,
         "Status": entry.status,
+        "Trained on PluginEval": {True: "yes", False: "no"}.get(entry.trained_on_plugineval, "—"),  # type: ignore[arg-type]
+        "Model card": entry.model_card,
     }
 
 
