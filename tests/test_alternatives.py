@@ -17,7 +17,7 @@ from plugineval.builder.pccf.stage1 import StageOne, served_otherwise
 from plugineval.builder.synth.consistency import contradiction, same_ends, weekday_contradiction
 from plugineval.builder.tools.server import ToolExecutor
 from plugineval.catalog import load_catalog
-from plugineval.schema import Call
+from plugineval.schema import Call, GoldAlternative
 
 CAT = load_catalog()
 REF = "2026-03-18T09:30:00+08:00"
@@ -274,3 +274,22 @@ def test_a_search_area_widened_to_the_limit_is_accepted_only_where_the_query_set
     assert found.alternatives[0].extra.get("radius_m") in ([5000], None)  # accepted when it holds the answer
     near = _find("北京附近评分最高的烤鸭店", gold)
     assert near.tried["widened"] == 0 and "radius_m" not in near.alternatives[0].extra
+
+
+def test_an_open_range_may_end_at_the_tools_longest_span_when_that_holds_the_gold_answer() -> None:
+    gold = [Call(name="match_schedule", arguments={"league": "nba", "date_from": "2026-03-20"})]
+    found = _find("3月20号以后NBA有哪些比赛", gold)
+    assert found.tried["widened"] == 1
+    assert "2026-04-20" in found.alternatives[0].extra.get("date_to", [])  # + 31 days, the longest span
+    closed = _find("3月20号到3月22号NBA有哪些比赛", gold)  # a second date: the end may be the user's
+    assert "2026-04-20" not in closed.alternatives[0].extra.get("date_to", [])
+
+
+def test_a_city_argument_takes_only_a_city_however_the_tool_answers() -> None:
+    from plugineval.builder.pccf.alternatives import Found
+
+    found = Found([GoldAlternative()])
+    found.add(0, "values", "city", "开车")
+    found.add(0, "values", "city", "汉口站")
+    found.add(0, "values", "city", "武汉市")
+    assert found.alternatives[0].values == {"city": ["武汉市"]} and found.tried["not_a_city"] == 2

@@ -56,7 +56,12 @@ class Found:
     accepted: Counter[str] = field(default_factory=Counter)
 
     def add(self, i: int, kind: str, arg: str, value: Any) -> None:
-        """Accept ``value`` for ``arg`` of gold call ``i`` as an ``extra`` or ``values`` entry (once)."""
+        """Accept ``value`` for ``arg`` of gold call ``i`` as an ``extra`` or ``values`` entry (once).
+        A city argument takes a city only: a tool that ignores a wrong one (route_plan resolves its
+        places without it) gives the gold's answer for 开车 or 汉口站 too, which proves nothing."""
+        if (arg == "city" or arg.endswith("_city")) and not _is_city(value):
+            self.tried["not_a_city"] += 1
+            return
         alt = self.alternatives[i]
         listed = (alt.extra if kind == "extra" else alt.values).setdefault(arg, [])
         if value not in listed:
@@ -65,6 +70,11 @@ class Found:
 
     def summary(self) -> dict[str, Any]:
         return {"tried": dict(sorted(self.tried.items())), "accepted": dict(sorted(self.accepted.items()))}
+
+
+def _is_city(value: Any) -> bool:
+    info = place_info(canonical_place(value) or "") if isinstance(value, str) else None
+    return info is not None and info.kind not in ("province", "autonomous_region", "country")
 
 
 def answer_key(result: Any) -> str:
@@ -96,6 +106,12 @@ def sub_answer(part: Any, whole: Any) -> bool:
 _NEAR = re.compile(
     r"附近|周边|周围|旁边|边上|\d+\s*(公里|千米|米|km|m)\b|[一二三四五六七八九十两百]+(公里|千米|米)"
 )
+
+
+def _lists_nothing(result: Any) -> bool:
+    """An answer whose lists are all empty (no show, no POI found)."""
+    lists = [v for v in result.values() if isinstance(v, list)] if isinstance(result, dict) else []
+    return bool(lists) and not any(lists)
 
 
 def _holds_items(part: Any, whole: Any) -> bool:
@@ -202,6 +218,7 @@ class AlternativeFinder:
             await self._narrowed(found, i, c, ref, results[i])
             await self._omitted(found, i, c, ref, answer)
             await self._widened(found, i, c, query, ref, results[i])
+            await self._widened_end(found, i, c, query, ref, results[i])
         await self._merged(found, gold, results, ref)
         await self._proposals(found, gold, answers, ref, trace)
         return found
@@ -268,9 +285,10 @@ class AlternativeFinder:
             # the user's own word for a category the gold selects (京剧 for category opera) as a keyword
             for k, v in c.arguments.items():
                 a = tool.annotations.get(k)
-                if (
-                    a is not None and k != arg and shared_values(result, k, least=1) == [v]
-                ):  # the items' category
+                # a category the items carry — or an answer that lists nothing, which the user's own
+                # word cannot change (京剧 beside category opera where no opera show is on)
+                carried = shared_values(result, k, least=1) == [v] or _lists_nothing(result)
+                if a is not None and k != arg and carried:
                     out += [s for s, x in a.aliases.items() if x == v and s in query and len(s) >= 2]
         if arg == "city":
             out += self._city_of_places(c, query)
@@ -346,17 +364,49 @@ class AlternativeFinder:
             if isinstance(default, int | float) and default >= top:
                 continue
             found.tried["widened"] += 1
-            variant = Call(name=c.name, arguments={**c.arguments, arg: top})
-            if self.s1._validator(c.name).errors(variant.arguments):
+            if await self._holds(Call(name=c.name, arguments={**c.arguments, arg: top}), ref, result):
+                found.add(i, "extra", arg, top)
+
+    async def _holds(self, variant: Call, ref: str, result: Any) -> bool:
+        """The wider ``variant`` answers and its answer holds the gold's (``result``) whole: every
+        item the gold found is among its items (echoes of the arguments and counts aside)."""
+        if self.s1._validator(variant.name).errors(variant.arguments) or not isinstance(result, dict):
+            return False
+        self.s1.ex.reset_state()
+        out = await self.s1.ex.call(variant.name, variant.arguments, ref)
+        if not (out.ok and isinstance(out.result, dict)):
+            return False
+        echo = set(self.catalog.tool(variant.name).properties)
+        part = _strip({k: v for k, v in result.items() if k not in echo})
+        whole = _strip({k: v for k, v in out.result.items() if k not in echo})
+        return sub_answer(part, whole) or _holds_items(part, whole)
+
+    async def _widened_end(self, found: Found, i: int, c: Call, query: str, ref: str, result: Any) -> None:
+        """A range left open by the user (11月30号以后: no end) may end at the tool's longest span
+        instead of its default one (``date_to`` = ``date_from`` + 60 days where the default is + 30),
+        when the longer range still holds the gold's answer."""
+        from datetime import date, timedelta
+
+        from plugineval.baselines.textscan import find_times
+
+        times = find_times(query, ref)
+        if len(times) != 1 or times[0].value.kind != "date":
+            return  # a second time or a range: the end may be the user's
+        plugin = self.catalog.plugin_of_tool(c.name)
+        for b in plugin.boundaries:
+            end, start = b.end_argument, b.argument
+            if b.kind != "max_span_days" or c.name not in b.tools or end is None or end in c.arguments:
                 continue
-            self.s1.ex.reset_state()
-            out = await self.s1.ex.call(c.name, variant.arguments, ref)
-            echo = set(tool.properties)
-            if out.ok and isinstance(out.result, dict) and isinstance(result, dict):
-                part = _strip({k: v for k, v in result.items() if k not in echo})
-                whole = _strip({k: v for k, v in out.result.items() if k not in echo})
-                if sub_answer(part, whole) or _holds_items(part, whole):
-                    found.add(i, "extra", arg, top)
+            ann = self.catalog.tool(c.name).annotations.get(end)
+            if ann is None or ann.derived_default is None or not isinstance(c.arguments.get(start), str):
+                continue
+            try:
+                top = (date.fromisoformat(c.arguments[start][:10]) + timedelta(days=b.days or 0)).isoformat()
+            except ValueError:
+                continue
+            found.tried["widened"] += 1
+            if await self._holds(Call(name=c.name, arguments={**c.arguments, end: top}), ref, result):
+                found.add(i, "extra", end, top)
 
     # --- a window of days narrowed to the one day asked -----------------------------------------
     async def _narrowed(self, found: Found, i: int, c: Call, ref: str, result: Any) -> None:
