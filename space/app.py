@@ -137,6 +137,7 @@ def build_demo(service: Service | None = None) -> gr.Blocks:
                     b_msg = gr.Markdown(elem_id="bundle-msg")
             with gr.Tab("About", id="about"):
                 about = gr.Markdown()
+                contamination = gr.Markdown(elem_id="contamination")
                 with gr.Accordion("Maintainers: re-score every kept bundle", open=False):
                     r_token = gr.Textbox(label="Maintainer token", type="password")
                     r_btn = gr.Button("Re-score")
@@ -238,6 +239,7 @@ def build_demo(service: Service | None = None) -> gr.Blocks:
             svc.browse, br_inputs, [br_table, br_summary], api_name=False
         )
         demo.load(svc.about, None, about, api_name="status")
+        demo.load(svc.contamination, None, contamination, api_name="contamination")
     return demo
 
 

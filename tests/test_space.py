@@ -432,6 +432,52 @@ def test_bundle_round_trip_validate_submit_and_rescore_by_a_new_judge(  # type: 
     assert "older judge" in note and all(r["Trials"] == 3 for r in lb)
 
 
+def test_contamination_note_shows_the_canary_and_trained_on_plugineval(  # type: ignore[no-untyped-def]
+    client, records, mini_release: Path
+) -> None:
+    """The About tab's note (API /contamination): the canary the records carry in source.canary, read
+    from the loaded records (the Space never imports the builder), and what trained_on_plugineval means."""
+    canaries = {r.source.canary for r in records if r.source.canary}
+    assert len(canaries) == 1
+    [canary] = canaries
+    md = client.predict(api_name="/contamination")
+    assert md.startswith("### Contamination") and f"`{canary}`" in md
+    assert "source.canary" in md and "`trained_on_plugineval`" in md and "**Trained on PluginEval**" in md
+    assert "self-reported" in md
+    space_sources = [*sorted((ROOT / "space" / "plugineval_space").glob("*.py")), ROOT / "space" / "app.py"]
+    assert not [p.name for p in space_sources if "plugineval.builder" in p.read_text(encoding="utf-8")]
+
+
+def test_contamination_note_falls_back_to_the_release_card(
+    records, mini_release: Path, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from plugineval_space import contamination
+    from plugineval_space.service import Service
+
+    [canary] = {r.source.canary for r in records if r.source.canary}
+    assert contamination.release_card_canary(str(mini_release)) == canary  # the card says the same
+    assert contamination.card_canary("# x\n\n## Canary\n\ntext\n\n`ABC-1`\n\n## Changelog\n`no`") == "ABC-1"
+    assert contamination.card_canary("# x\n## Changelog\n`no`") is None
+
+    class NoCanary:  # a release whose records carry none: the card's is shown
+        def __init__(self, source: str) -> None:
+            self.source = source
+
+        def records(self, split: str = "test") -> list:  # type: ignore[type-arg]
+            return [
+                r.model_copy(update={"source": r.source.model_copy(update={"canary": None})}) for r in records
+            ]
+
+        def describe(self) -> dict:  # type: ignore[type-arg]
+            return {"source": self.source}
+
+    board = SqliteBoard(tmp_path / "lb.sqlite")
+    svc = Service(release=NoCanary(str(mini_release)), board=board, seed=False)  # type: ignore[arg-type]
+    assert f"`{canary}`" in svc.contamination()
+    svc = Service(release=NoCanary(str(tmp_path)), board=board, seed=False)  # type: ignore[arg-type]
+    assert "carries no canary string" in svc.contamination()
+
+
 # --- the page in a real headless Chromium ----------------------------------------------------------
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -551,6 +597,16 @@ def _choose_file(page, path: Path) -> None:  # type: ignore[no-untyped-def]
             if attempt == 2:
                 _shot(page, f"upload-missing-{path.stem}")
                 raise
+
+
+def test_page_about_shows_the_contamination_note(page, server, records) -> None:  # type: ignore[no-untyped-def]
+    page.goto(server["url"])
+    page.get_by_role("tab", name="About").click()
+    [canary] = {r.source.canary for r in records if r.source.canary}
+    note = page.locator("#contamination")
+    note.get_by_text(canary).first.wait_for()
+    assert "trained_on_plugineval" in note.inner_text()
+    _shot(page, "about-contamination")
 
 
 def test_page_live_judge_upload(page, server, records, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -199,3 +199,20 @@ def test_leaderboard_search_filters_sort_and_columns() -> None:
 
 
 # --- the running app ---------------------------------------------------------------------------------
+
+
+def test_leaderboard_note_counts_rows_declared_trained_on_plugineval(tmp_path: Path) -> None:
+    from plugineval_space.service import Service
+
+    board = SqliteBoard(tmp_path / "lb.sqlite")
+    board.add(_entry("clean", _verdicts(3, 1, 2, 0), trained_on_plugineval=False))
+    svc = Service(board=board, seed=False, rescore_on_start=False)
+    args = ("", next(iter(table.PRESETS)), 0.4, 0.4, 0.2, None, None, None, "Recall", True)
+    assert "trained_on_plugineval" not in svc.leaderboard(*args)[1]
+    board.add(_entry("contaminated", _verdicts(4, 0, 2, 0), trained_on_plugineval=True))
+    df, note, *_ = svc.leaderboard(*args)
+    assert "1 row(s) declare trained_on_plugineval = yes" in note and "About tab" in note
+    assert dict(zip(df["Model"], df["Trained on PluginEval"], strict=True)) == {
+        "clean": "no",
+        "contaminated": "yes",
+    }

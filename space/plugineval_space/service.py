@@ -146,6 +146,12 @@ class Service:
                 "the mixture Recall over the trials (n − 1), Recall range its min–max, pass^k the share of "
                 "positives every trial got right."
             )
+        trained = sum(e.trained_on_plugineval is True for e in es)
+        if trained:
+            note += (
+                f" {trained} row(s) declare trained_on_plugineval = yes (Trained on PluginEval column; the "
+                "About tab's contamination note says what that means)."
+            )
         return df, note, plots.recall_by_difficulty(named), plots.error_profile(named)
 
     def compare(self, a: str | None, b: str | None) -> tuple[str, Any]:
@@ -266,6 +272,25 @@ class Service:
         done = rescore_all(self.board, self.release.records(self.split), self.judge_mode)
         kept = len(self.board.bundle_digests())
         return f"✅ Re-scored {len(done)} of {kept} kept bundle(s) with judge {JUDGE_VERSION}; the older rows stay."
+
+    def contamination(self) -> str:
+        """The contamination note: the canary of the loaded records (the test split's; the other splits'
+        or the release card's when it has none) and what ``trained_on_plugineval`` means."""
+        from plugineval_space import contamination
+        from plugineval_space.release import SPLITS
+
+        found: list[str] = []
+        for split in SPLITS:  # the test split first: the Space has it loaded already
+            try:
+                found = contamination.record_canaries(self.release.records(split))
+            except Exception:  # a split that cannot be read says nothing about the canary
+                continue
+            if found:
+                break
+        if not found:
+            card = contamination.release_card_canary(self.release.describe()["source"])
+            found = [card] if card else []
+        return contamination.note(found)
 
     def about(self) -> str:
         d = self.release.describe()
