@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from plugineval import metrics as M
+
 inspect_ai = pytest.importorskip(
     "inspect_ai", reason="inspect_ai is not installed: pip install -e '.[inspect]' (the dev extra has it)"
 )
@@ -51,18 +53,7 @@ sys.argv = ["inspect", *sys.argv[1:]]
 main()
 """
 USAGE = ModelUsage(input_tokens=100, output_tokens=10, total_tokens=110)
-RATES = (
-    "miss_recall",
-    "parameter_error",
-    "temporal",
-    "missing_argument",
-    "incorrect_value",
-    "spurious_call",
-    "invalid_output_pos",
-    "judge_failure",
-    "over_recall",
-    "invalid_output_neg",
-)
+RATES = M.POSITIVE_RATES + M.NEGATIVE_RATES  # every error rate, as plugineval.metrics names them
 
 
 def _env() -> dict[str, str]:

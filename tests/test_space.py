@@ -4,7 +4,6 @@ a real headless Chromium (Playwright driving Debian's /usr/bin/chromium)."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -16,6 +15,10 @@ sys.path.insert(0, str(ROOT / "space"))
 
 from plugineval_space import table  # noqa: E402
 from plugineval_space.store import SqliteBoard  # noqa: E402
+from space_helpers import frame as _frame  # noqa: E402
+from space_helpers import gold_lines as _gold_lines  # noqa: E402
+from space_helpers import running_space  # noqa: E402
+from space_helpers import write_lines as _write  # noqa: E402
 
 from plugineval import metrics as M  # noqa: E402
 
@@ -28,14 +31,6 @@ UPLOAD_LIMIT_MB = 0.05  # the server under test refuses uploads above ~52 KB
 ADMIN_TOKEN = "test-maintainer-token"
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def records(mini_release: Path) -> list:  # type: ignore[type-arg]
     from plugineval.sources import load_records
@@ -46,58 +41,8 @@ def records(mini_release: Path) -> list:  # type: ignore[type-arg]
 @pytest.fixture(scope="session")
 def server(mini_release: Path, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     """`plugineval space` in a background process on a free port, with its own SQLite file."""
-    import os
-    import time
-    import urllib.request
-
     db = tmp_path_factory.mktemp("space-db") / "lb.sqlite"
-    port = _free_port()
-    env = dict(
-        os.environ,
-        GRADIO_ANALYTICS_ENABLED="False",
-        HF_HUB_OFFLINE="1",
-        PLUGINEVAL_SPACE_ADMIN_TOKEN=ADMIN_TOKEN,
-    )
-    cmd = [
-        sys.executable,
-        "-m",
-        "plugineval.cli",
-        "space",
-        "--records",
-        str(mini_release),
-        "--port",
-        str(port),
-        "--db",
-        str(db),
-        "--judge",
-        "rules",
-        "--max-upload-mb",
-        str(UPLOAD_LIMIT_MB),
-    ]
-    log = open(db.parent / "server.log", "w+")  # noqa: SIM115
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            log.seek(0)
-            pytest.fail(f"the Space exited with {proc.returncode}:\n{log.read()}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        proc.kill()
-        pytest.fail("the Space did not answer within 120 s")
-    yield {"url": url, "db": db, "proc": proc}
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    yield from running_space(mini_release, db, UPLOAD_LIMIT_MB, ADMIN_TOKEN)
 
 
 @pytest.fixture(scope="session")
@@ -105,10 +50,6 @@ def client(server):  # type: ignore[no-untyped-def]
     from gradio_client import Client
 
     return Client(server["url"], verbose=False)
-
-
-def _frame(value: dict) -> list[dict]:  # type: ignore[type-arg]
-    return [dict(zip(value["headers"], row, strict=True)) for row in value["data"]]
 
 
 def _lb(
@@ -134,22 +75,6 @@ def _lb(
         api_name="/leaderboard",
     )
     return _frame(out[0]), out[1], out[2], out[3]
-
-
-def _gold_lines(records: list, break_one: str | None = None) -> list[str]:  # type: ignore[type-arg]
-    lines = []
-    for r in records:
-        calls = [c.model_dump() for c in r.gold_calls]
-        if r.id == break_one:
-            calls = [{"name": calls[0]["name"], "arguments": {**calls[0]["arguments"], "date": "明天"}}]
-        lines.append(json.dumps({"id": r.id, "calls": calls}, ensure_ascii=False))
-    return lines
-
-
-def _write(tmp_path: Path, name: str, lines: list[str]) -> Path:
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return p
 
 
 def test_leaderboard_is_seeded_with_labelled_baselines(client, server) -> None:  # type: ignore[no-untyped-def]
