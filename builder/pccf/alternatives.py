@@ -191,12 +191,17 @@ class AlternativeFinder:
             result = {k: v for k, v in result.items() if k not in echo}
         return answer_key(result)
 
-    async def _answer(self, call: Call, ref: str) -> str | None:
+    async def _run(self, call: Call, ref: str) -> Any:
+        """The answer of one schema-valid call on a fresh store, or None (invalid, failed, empty)."""
         if self.s1._validator(call.name).errors(call.arguments):
             return None
         self.s1.ex.reset_state()
         out = await self.s1.ex.call(call.name, call.arguments, ref)
-        return self._key(call, out.result) if out.ok and out.result else None
+        return out.result if out.ok and out.result else None
+
+    async def _answer(self, call: Call, ref: str) -> str | None:
+        result = await self._run(call, ref)
+        return None if result is None else self._key(call, result)
 
     async def find(
         self, query: str, ref: str, gold: list[Call], alts: list[GoldAlternative], trace: list[dict[str, Any]]
@@ -205,10 +210,9 @@ class AlternativeFinder:
         answers: list[str | None] = []
         results: list[Any] = []
         for c in gold:
-            self.s1.ex.reset_state()
-            out = await self.s1.ex.call(c.name, c.arguments, ref)
-            results.append(out.result if out.ok else None)
-            answers.append(self._key(c, out.result) if out.ok and out.result else None)
+            result = await self._run(c, ref)
+            results.append(result)
+            answers.append(None if result is None else self._key(c, result))
         for i, c in enumerate(gold):
             answer = answers[i]
             if answer is None:
@@ -240,13 +244,10 @@ class AlternativeFinder:
         args = {k: v for k, v in gold[0].arguments.items() if k != differ[0]}
         found.tried["merged"] += 1
         one = Call(name=gold[0].name, arguments=args)
-        if self.s1._validator(one.name).errors(one.arguments):
+        answer = await self._run(one, ref)
+        if answer is None:
             return
-        self.s1.ex.reset_state()
-        out = await self.s1.ex.call(one.name, one.arguments, ref)
-        if not (out.ok and out.result):
-            return
-        whole = _strip(out.result)
+        whole = _strip(answer)
         if all(sub_answer(_strip(r), whole) for r in results) or _carries_selected(
             [_strip(r) for r in results], whole
         ):
@@ -370,15 +371,12 @@ class AlternativeFinder:
     async def _holds(self, variant: Call, ref: str, result: Any) -> bool:
         """The wider ``variant`` answers and its answer holds the gold's (``result``) whole: every
         item the gold found is among its items (echoes of the arguments and counts aside)."""
-        if self.s1._validator(variant.name).errors(variant.arguments) or not isinstance(result, dict):
-            return False
-        self.s1.ex.reset_state()
-        out = await self.s1.ex.call(variant.name, variant.arguments, ref)
-        if not (out.ok and isinstance(out.result, dict)):
+        wider = await self._run(variant, ref) if isinstance(result, dict) else None
+        if not isinstance(wider, dict):
             return False
         echo = set(self.catalog.tool(variant.name).properties)
         part = _strip({k: v for k, v in result.items() if k not in echo})
-        whole = _strip({k: v for k, v in out.result.items() if k not in echo})
+        whole = _strip({k: v for k, v in wider.items() if k not in echo})
         return sub_answer(part, whole) or _holds_items(part, whole)
 
     async def _widened_end(self, found: Found, i: int, c: Call, query: str, ref: str, result: Any) -> None:
@@ -431,14 +429,10 @@ class AlternativeFinder:
         if len(days) != 1:
             return
         found.tried["narrowed"] += 1
-        variant = Call(name=c.name, arguments={**c.arguments, "days": 1})
-        if self.s1._validator(c.name).errors(variant.arguments):
+        narrow = await self._run(Call(name=c.name, arguments={**c.arguments, "days": 1}), ref)
+        if narrow is None or not result:
             return
-        self.s1.ex.reset_state()
-        out = await self.s1.ex.call(c.name, variant.arguments, ref)
-        if not (out.ok and out.result and result):
-            return
-        v, g = _strip(out.result), _strip(result)
+        v, g = _strip(narrow), _strip(result)
         if v != g and sub_answer(v, g) and days.pop() in json.dumps(v, ensure_ascii=False):
             found.add(i, "extra", "days", 1)
 
