@@ -25,6 +25,18 @@ core = find_namespace_packages("loaders", include=["plugineval", "plugineval.*"]
 builder = [
     "plugineval." + p for p in find_namespace_packages(".", include=["builder", "builder.*"], exclude=skip)
 ]
+# folders of the checkout that the installed package reads, shipped from where they are (one copy, the
+# documented one): the build's default config, the dataset card template and the Space app, found
+# through importlib.resources (plugineval/_resources.py), never through the source layout
+DATA_FOLDERS = {
+    "plugineval.builder.configs": "configs",
+    "plugineval.builder.dataset_card": "dataset_card",
+    "plugineval.space_app": "space",
+}
+shipped = [
+    *DATA_FOLDERS,
+    *("plugineval.space_app." + p for p in find_namespace_packages("space", exclude=skip)),
+]
 
 # the modules compiled by PLUGINEVAL_COMPILE=1: the rules judge's per-pair path
 COMPILED_MODULES = [
@@ -87,7 +99,7 @@ def _ext_modules() -> list[Any]:
 
 
 setup(
-    packages=core + builder,
-    package_dir={"plugineval": "loaders/plugineval", "plugineval.builder": "builder"},
+    packages=core + builder + shipped,
+    package_dir={"plugineval": "loaders/plugineval", "plugineval.builder": "builder", **DATA_FOLDERS},
     ext_modules=_ext_modules(),
 )

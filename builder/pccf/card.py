@@ -15,11 +15,13 @@ from typing import Any
 
 import yaml
 
+from plugineval._resources import package_folder
 from plugineval.sources import HUB_REPO
 
 from .records import CANARY
 
-TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "dataset_card"
+# dataset_card/ of the checkout, shipped as package data (setup.py)
+TEMPLATE_DIR = package_folder("plugineval.builder.dataset_card")
 KINDS = ("positive", "neg_A", "neg_B", "neg_C", "underspecified")
 DIFFS = ("easy", "medium", "hard")
 SPLITS = ("train", "validation", "test")

@@ -8,12 +8,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from plugineval._resources import package_folder
 from plugineval.schema import SchemaError
 from plugineval.schema._base import describe_validation_error
 
 from .llm_roles import ROLES, RoleConfig
 
-DEFAULT_CONFIG = Path(__file__).resolve().parents[2] / "configs" / "default.toml"
+# configs/default.toml of the checkout, shipped as package data (setup.py)
+DEFAULT_CONFIG = package_folder("plugineval.builder.configs") / "default.toml"
 Generator = Literal["slot_parser", "template_retriever", "intended", "llm"]
 
 

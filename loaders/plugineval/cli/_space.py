@@ -1,7 +1,7 @@
 """``plugineval space``: serve the Space (leaderboard, dataset browser, live judge) locally.
 
-The app lives in ``space/`` of a checkout (``space/app.py`` and the ``plugineval_space`` package);
-this command puts that folder on ``sys.path``, configures the app through its environment variables
+The app lives in ``space/`` of a checkout (``space/app.py`` and the ``plugineval_space`` package),
+shipped in the installed package as ``plugineval.space_app``; this command puts that folder on ``sys.path``, configures the app through its environment variables
 and launches it. gradio is imported only here, inside ``run``.
 """
 
@@ -13,9 +13,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from plugineval._resources import package_folder
+
 from . import CliError
 
-SPACE_DIR = Path(__file__).resolve().parents[3] / "space"
+# space/ of the checkout, shipped as package data (setup.py)
+SPACE_DIR = package_folder("plugineval.space_app")
 
 
 def add_parsers(sub: Any) -> None:
@@ -23,7 +26,7 @@ def add_parsers(sub: Any) -> None:
         "space",
         help="serve the Space locally: leaderboard, dataset browser, live judge",
         description=(
-            "Serve the PluginEval Space on HOST:PORT (default 127.0.0.1:7860) from a checkout's space/ folder.\n"
+            "Serve the PluginEval Space on HOST:PORT (default 127.0.0.1:7860) from the installed Space app.\n"
             "Records come from a local release folder, a Hub dataset repo id or a JSONL of rows; the\n"
             "leaderboard is a SQLite file (seeded with the baselines on first use)."
         ),
@@ -68,8 +71,8 @@ def run(args: argparse.Namespace) -> int:
     space = Path(args.space_dir) if args.space_dir else SPACE_DIR
     if not (space / "app.py").exists() or not (space / "plugineval_space").is_dir():
         raise CliError(
-            f"no Space app at {space} (expected app.py and plugineval_space/): run from a checkout of the "
-            "project or pass --space-dir"
+            f"no Space app at {space} (expected app.py and plugineval_space/): reinstall plugineval "
+            "or pass --space-dir"
         )
     if args.records and "/" not in args.records and not Path(args.records).exists():
         raise CliError(f"records source not found: {args.records}")
