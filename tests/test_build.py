@@ -249,3 +249,42 @@ def test_report_gives_the_share_of_neg_b_offering_the_needed_plugin(release: Pat
         assert info["neg_b_needed_offered_share"] == (
             round(sum(offered) / len(offered), 4) if offered else None
         )
+
+
+def _copies(tmp_path: Path, packages: list[str]) -> dict[str, Path]:
+    """Copies of the named packages' folders, to edit without touching the checkout."""
+    import shutil
+
+    from plugineval._resources import package_folder
+
+    out = {}
+    for p in packages:
+        out[p] = tmp_path / p
+        shutil.copytree(package_folder(p), out[p], ignore=shutil.ignore_patterns("__pycache__"))
+    return out
+
+
+def test_fingerprint_follows_the_code_it_depends_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The journal's fingerprint hashes the imported packages' own files: the same for a copy of them in
+    another place, different after an edit to a module or a normalizer's data (a journal of other code
+    is never replayed)."""
+    from plugineval._resources import package_folder
+    from plugineval.builder.pccf import candidate
+    from plugineval.builder.synth.grammar import load_grammars
+
+    cfg, catalog, grammars = BuildConfig.load(), load_catalog(), load_grammars()
+    before = candidate.fingerprint(cfg, catalog, grammars)
+    copies = _copies(tmp_path, ["plugineval.builder.pccf", "plugineval.normalize"])
+    monkeypatch.setattr(candidate, "package_folder", lambda p: copies.get(p) or package_folder(p))
+    assert candidate.fingerprint(cfg, catalog, grammars) == before
+    seen = {before}
+    for edited in [
+        copies["plugineval.builder.pccf"] / "stage1.py",
+        copies["plugineval.normalize"] / "data" / "places.json",
+    ]:
+        original = edited.read_bytes()
+        edited.write_bytes(original + b"\n")
+        seen.add(candidate.fingerprint(cfg, catalog, grammars))
+        edited.write_bytes(original)
+    assert len(seen) == 3
+    assert candidate.fingerprint(cfg, catalog, grammars) == before

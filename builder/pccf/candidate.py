@@ -9,9 +9,9 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from plugineval._resources import hash_folder, package_folder
 from plugineval.baselines.router import ReferenceRouter
 from plugineval.catalog import Catalog
 from plugineval.schema import Call, Record
@@ -39,6 +39,14 @@ from .retriever import TemplateRetriever
 from .stage1 import StageOne, Verification
 
 CONNECTORS = ("说到{lure}，", "对了，{lure}先不说，", "（{lure}）", "之前问过{lure}，现在想问：")
+# the packages whose code (and data files) decides a candidate's result (``fingerprint``)
+FINGERPRINT_PACKAGES = (
+    "plugineval.builder.pccf",
+    "plugineval.builder.synth",
+    "plugineval.builder.tools",
+    "plugineval.baselines",
+    "plugineval.normalize",
+)
 DIFF_RANK = {"easy": 0, "medium": 1, "hard": 2}
 
 
@@ -390,20 +398,13 @@ async def _llm_p_k(
 
 def fingerprint(cfg: BuildConfig, catalog: Catalog, grammars: dict[str, PluginGrammar]) -> str:
     h = hashlib.sha256(cfg.model_dump_json().encode())
-    # the code that decides a candidate's result: a journal from other code is never replayed
-    root = Path(__file__).resolve().parents[2]
-    for folder in (
-        "builder/pccf",
-        "builder/synth",
-        "builder/tools",
-        "loaders/plugineval/baselines",
-        "loaders/plugineval/normalize",
-    ):
-        for f in sorted((root / folder).rglob("*.py")):
-            h.update(f.read_bytes())
-    for f in sorted((root / "builder" / "real").rglob("*")):  # the real queries and their mapping
-        if f.is_file():
-            h.update(f.read_bytes())
+    # the code and data that decide a candidate's result, read from the imported packages' own folders
+    # (a checkout or an installed wheel alike): a journal from other code is never replayed
+    for package in FINGERPRINT_PACKAGES:
+        h.update(f"\0{package}\0".encode())
+        hash_folder(h, package_folder(package))
+    h.update(b"\0plugineval.builder.real\0")  # the real queries and their mapping (a data folder)
+    hash_folder(h, package_folder("plugineval.builder") / "real")
     for p in catalog.plugins:
         h.update(p.model_dump_json().encode())
     for pid in sorted(grammars):
