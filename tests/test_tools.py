@@ -127,3 +127,42 @@ def test_stated_edge_is_inclusive_as_the_runtime_checks(plugin: Any, boundary: A
     today = datetime.fromisoformat(ref).date()
     assert boundary_violation(boundary, at, today) is None, f"{tool}: the stated edge {at} is refused"
     assert boundary_violation(boundary, beyond, today) is not None, f"{tool}: {beyond} passes"
+
+
+def test_store_key_follows_exactly_what_the_store_reads(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Editing a domain module, the gazetteer (normalize/data/places.json) or a normalizer gives a new
+    store; editing another domain's module does not."""
+    import shutil
+
+    from plugineval._resources import package_folder
+    from plugineval.builder.tools import store
+
+    copies = {}
+    for p in ("plugineval.builder.tools", "plugineval.normalize"):
+        copies[p] = tmp_path / p
+        shutil.copytree(package_folder(p), copies[p], ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(store, "package_folder", lambda p: copies.get(p) or package_folder(p))
+    before = store.store_key(["travel"], 7)
+    assert store.store_key(["travel"], 8) != before
+
+    def key_after_edit(path: Any) -> str:
+        original = path.read_bytes()
+        path.write_bytes(original + b"\n")
+        try:
+            return store.store_key(["travel"], 7)
+        finally:
+            path.write_bytes(original)
+
+    tools, normalize = copies["plugineval.builder.tools"], copies["plugineval.normalize"]
+    for edited in [
+        tools / "domains" / "travel.py",
+        tools / "domains" / "travel_more.py",
+        tools / "domains" / "_common.py",
+        normalize / "data" / "places.json",
+        normalize / "places.py",
+    ]:
+        assert key_after_edit(edited) != before, edited.name
+    assert key_after_edit(tools / "domains" / "weather.py") == before
+    assert store.store_key(["travel"], 7) == before

@@ -2,7 +2,8 @@
 
 Each domain module under ``domains/`` declares ``STORE_VERSION``, ``SCHEMA_SQL`` and
 ``populate(conn, rng)``. The file is built on first use into the cache folder, under a name derived
-from exactly what changes its content (seed, the domains' store versions and schemas), so a stale
+from exactly what changes its content (seed, the domains' store versions, the domain modules and the
+normalizers with their data that ``populate`` reads: ``store_inputs``), so a stale
 store is never reused. Read-only tools share one read-only connection; a tool that changes state
 gets a fresh in-memory copy for every verification (``Store.fresh_connection``).
 """
@@ -16,6 +17,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from plugineval._resources import package_folder, shipped_files
+
 from .runtime import load_domain_module, stable_rng
 
 DEFAULT_SEED = 20260318
@@ -28,17 +31,32 @@ def cache_dir() -> Path:
     return p
 
 
+def store_inputs(domain_ids: list[str]) -> list[tuple[str, Path]]:
+    """The files whose content the store build reads, each with its name inside the package: each
+    domain's ``<domain>.py`` and its ``<domain>_*.py`` helpers (the data and ``populate``),
+    ``domains/_common.py`` (cities), ``runtime.py`` (``stable_rng``), and ``plugineval.normalize`` with its
+    data (the places and holidays that ``populate`` looks up). Found through the imported packages, so a
+    checkout and an installed wheel list the same files."""
+    tools = package_folder("plugineval.builder.tools")
+    names = ["runtime.py", "domains/_common.py"]
+    for d in sorted(set(domain_ids)):
+        names += [f"domains/{d}.py", *sorted(f"domains/{f.name}" for f in tools.glob(f"domains/{d}_*.py"))]
+    files = [(f"plugineval/builder/tools/{n}", tools / n) for n in names]
+    normalize = package_folder("plugineval.normalize")
+    return files + [(f"plugineval/normalize/{rel}", f) for rel, f in shipped_files(normalize)]
+
+
 def store_key(domain_ids: list[str], seed: int) -> str:
-    """Derived from what changes the store's content: the seed and the domain modules' source
-    (``<domain>.py`` and its ``<domain>_*.py`` helpers, which hold the data and ``populate``)."""
+    """Derived from exactly what changes the store's content: the seed, the domains' store versions and
+    the files the build reads (``store_inputs``)."""
     h = hashlib.sha256(f"seed={seed}".encode())
-    folder = Path(__file__).parent / "domains"
     for d in sorted(domain_ids):
         m = load_domain_module(d)
         h.update(f"|{d}|{m.STORE_VERSION}".encode())
-        for f in sorted([folder / f"{d}.py", *folder.glob(f"{d}_*.py"), folder / "_common.py"]):
-            if f.exists():
-                h.update(f.name.encode() + f.read_bytes())
+    for name, f in store_inputs(domain_ids):
+        if f.exists():
+            data = f.read_bytes()
+            h.update(f"|{name}|{len(data)}|".encode() + data)
     return h.hexdigest()[:16]
 
 
