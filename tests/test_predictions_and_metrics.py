@@ -436,3 +436,50 @@ def test_hostile_files_through_the_cli_and_the_space(tmp_path: Path) -> None:
     j = livejudge.judge_upload(good, recs, judge="rules")
     reasons = dict(livejudge.per_record_table(j.report.per_record)[["id", "reasons"]].values.tolist())
     assert "arguments are not valid JSON" in reasons["p0"] and reasons["p1"] == "no prediction for this id"
+
+
+def test_report_bytes_are_pinned_and_round_trip_through_the_typed_entries(tmp_path: Path) -> None:
+    """report.json of the judge cases (tests/report_fixture.py) is byte for byte the file the
+    dict-based per-record entries wrote (tests/data/report_cases.json), and a loaded report saves to
+    the same bytes again."""
+    from report_fixture import report
+
+    from plugineval.entries import VerdictEntry
+
+    golden = Path(__file__).parent / "data" / "report_cases.json"
+    rep = report()
+    assert all(isinstance(e, VerdictEntry) for e in rep.per_record.values())
+    rep.save(tmp_path / "new.json")
+    assert (tmp_path / "new.json").read_bytes() == golden.read_bytes()
+    again = Report.load(golden)
+    again.save(tmp_path / "again.json")
+    assert (tmp_path / "again.json").read_bytes() == golden.read_bytes()
+    assert again.per_record == rep.per_record
+
+
+def test_entries_are_typed_and_their_json_form_is_kept_exactly() -> None:
+    from report_fixture import report
+
+    from plugineval.entries import OUTCOME, VerdictEntry, typed
+    from plugineval.judge import Category, Outcome, Subtype
+
+    rep = report()
+    stored = rep.to_dict()["per_record"]
+    for rid, d in stored.items():
+        e = VerdictEntry.from_json(d)
+        assert list(e.to_json().items()) == list(d.items())  # same keys, same order, same values
+        assert e == rep.per_record[rid] and dict(e) == d and e[OUTCOME] == d[OUTCOME]
+        assert isinstance(e.outcome, Outcome)
+        assert e.category is None or isinstance(e.category, Category)
+        assert e.subtype is None or isinstance(e.subtype, Subtype)
+    # keys a stored entry carries beyond the known ones are kept, in place
+    odd = {"outcome": "TP", "note": [1], "kind": "positive"}
+    assert list(VerdictEntry.from_json(odd).to_json().items()) == list(odd.items())
+    # the metrics read the typed entries; entries in their JSON form give the same figures
+    assert summarize(rep.per_record.values()) == summarize(stored.values())
+    s = summarize(typed(stored.values()))
+    assert s == {k: rep.metrics[k] for k in s}
+    with pytest.raises(ValueError, match="'outcome'"):
+        VerdictEntry.from_json({"kind": "positive"})
+    with pytest.raises(ValueError):
+        VerdictEntry.from_json({"outcome": "MAYBE"})

@@ -61,7 +61,8 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolInfo, ToolParams
 
 from . import metrics as M
-from .judge import Judge, JudgeMode
+from .entries import OUTCOME
+from .judge import Judge, JudgeMode, Outcome
 from .predict._native import NATIVE_PROMPT, native_line, render
 from .predict._output import UNPARSABLE, fit_line
 from .predictions import parse_line
@@ -188,7 +189,7 @@ def offer_tools(records: str | None = None, split: str = "test", revision: str |
 
 
 def _entries(scores: Sequence[SampleScore]) -> list[Mapping[str, Any]]:
-    return [s.score.metadata for s in scores if s.score.metadata and "outcome" in s.score.metadata]
+    return [s.score.metadata for s in scores if s.score.metadata and OUTCOME in s.score.metadata]
 
 
 def _summary_metric(key: str) -> Callable[[], Metric]:
@@ -232,12 +233,15 @@ def plugineval_judge(
             import anyio.to_thread
 
             verdict = (await anyio.to_thread.run_sync(j.run, [record], {record.id: pred}))[record.id]
-        meta = entry(record, verdict)
+        meta = entry(record, verdict).to_json()
         meta["judge_mode"] = j.mode
         meta["prediction"] = line
-        outcome = str(verdict.outcome)
         return Score(
-            value=CORRECT if outcome in ("TP", "TN") else NOANSWER if outcome == "EXCLUDED" else INCORRECT,
+            value=CORRECT
+            if verdict.correct
+            else NOANSWER
+            if verdict.outcome is Outcome.EXCLUDED
+            else INCORRECT,
             answer=json.dumps(
                 [{"name": c.name, "arguments": c.arguments} for c in pred.calls], ensure_ascii=False
             ),

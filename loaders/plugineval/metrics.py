@@ -1,7 +1,8 @@
 """Metrics from per-record verdicts (docs/format.md §7): everything is recomputable from ``report.json``.
 
-An entry is a mapping with at least ``outcome``, ``category``, ``subtype``, ``kind`` and
-``difficulty`` (plus ``domain``, ``target_plugin``, ``tools``, ``scenario`` for breakdowns).
+An entry is a ``plugineval.entries.VerdictEntry`` (its ``outcome``, ``category``, ``subtype``, ``kind``
+and ``difficulty``; ``domain``, ``target_plugin``, ``tools``, ``scenario`` for breakdowns). Each function
+also takes entries in their JSON form (a report's ``per_record`` values) and converts them first.
 """
 
 from __future__ import annotations
@@ -10,7 +11,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-Entry = Mapping[str, Any]
+from .entries import POSITIVE, VerdictEntry, typed, typed_map
+from .judge._types import Category, Outcome
+
+Entry = VerdictEntry | Mapping[str, Any]
 
 MIXTURES: dict[str, tuple[float, float, float]] = {
     "original": (0.40, 0.40, 0.20),
@@ -37,31 +41,31 @@ def _div(a: float, b: float) -> float | None:
 def summarize(entries: Iterable[Entry]) -> dict[str, Any]:
     """Confusion matrix, Recall, Accuracy and every error rate with its denominator."""
     c: dict[str, int] = defaultdict(int)
-    for e in entries:
-        o = e["outcome"]
+    for e in typed(entries):
+        o = e.outcome
         c[o] += 1
-        if o == "EXCLUDED":
+        if o is Outcome.EXCLUDED:
             continue
-        cat, sub = e.get("category"), e.get("subtype")
-        if e["kind"] == "positive":
-            if cat == "invalid_output":
+        cat, sub = e.category, e.subtype
+        if e.positive:
+            if cat is Category.INVALID_OUTPUT:
                 c["invalid_output_pos"] += 1
             elif cat:
                 c[cat] += 1
             if sub:
                 c[sub] += 1
-        elif cat == "invalid_output":
+        elif cat is Category.INVALID_OUTPUT:
             c["invalid_output_neg"] += 1
-        elif cat == "over_recall":
-            c["over_recall"] += 1
-    tp, fn, fp, tn = c["TP"], c["FN"], c["FP"], c["TN"]
+        elif cat is Category.OVER_RECALL:
+            c[Category.OVER_RECALL] += 1
+    tp, fn, fp, tn = c[Outcome.TP], c[Outcome.FN], c[Outcome.FP], c[Outcome.TN]
     pos, neg = tp + fn, fp + tn
     out: dict[str, Any] = {
         "n": pos + neg,
         "positives": pos,
         "negatives": neg,
-        "excluded_both_empty": c["EXCLUDED"],
-        "confusion": {"TP": tp, "FN": fn, "FP": fp, "TN": tn},
+        "excluded_both_empty": c[Outcome.EXCLUDED],
+        "confusion": {str(Outcome.TP): tp, str(Outcome.FN): fn, str(Outcome.FP): fp, str(Outcome.TN): tn},
         "recall": _div(tp, pos),
         "accuracy": _div(tp + tn, pos + neg),
         "rates": {k: _div(c[k], pos) for k in POSITIVE_RATES} | {k: _div(c[k], neg) for k in NEGATIVE_RATES},
@@ -73,8 +77,8 @@ def summarize(entries: Iterable[Entry]) -> dict[str, Any]:
 
 def breakdown(entries: Sequence[Entry], key: str) -> dict[str, dict[str, Any]]:
     """Recall / accuracy / counts per value of ``key`` (a list-valued key counts in each of its values)."""
-    groups: dict[str, list[Entry]] = defaultdict(list)
-    for e in entries:
+    groups: dict[str, list[VerdictEntry]] = defaultdict(list)
+    for e in typed(entries):
         v = e.get(key)
         for k in v if isinstance(v, list) else [v]:
             groups[str(k)].append(e)
@@ -97,10 +101,10 @@ def mixture(entries: Sequence[Entry], weights: Sequence[float]) -> dict[str, Any
         raise ValueError(
             f"mixture weights must be three non-negative numbers (easy, medium, hard), got {weights}"
         )
-    by: dict[tuple[bool, str], list[Entry]] = defaultdict(list)
-    for e in entries:
-        if e["outcome"] != "EXCLUDED":
-            by[e["kind"] == "positive", e["difficulty"]].append(e)
+    by: dict[tuple[bool, str | None], list[VerdictEntry]] = defaultdict(list)
+    for e in typed(entries):
+        if not e.excluded:
+            by[e.positive, e.difficulty].append(e)
 
     def side(positive: bool) -> tuple[float | None, dict[str, float | None], int]:
         present = [(w, d) for w, d in zip(weights, DIFFS, strict=True) if by.get((positive, d))]
@@ -113,7 +117,7 @@ def mixture(entries: Sequence[Entry], weights: Sequence[float]) -> dict[str, Any
         for w, d in present:
             s = summarize(by[positive, d])
             n += s["n"]
-            ok = s["recall"] if positive else _div(s["confusion"]["TN"], s["negatives"])
+            ok = s["recall"] if positive else _div(s["confusion"][Outcome.TN], s["negatives"])
             acc += w / total * (ok or 0.0)
             for k in POSITIVE_RATES if positive else NEGATIVE_RATES:
                 rates[k] += w / total * (s["rates"][k] or 0.0)
@@ -129,13 +133,13 @@ def mixture(entries: Sequence[Entry], weights: Sequence[float]) -> dict[str, Any
 def _arrays(entries: Sequence[Entry]) -> dict[str, tuple[list[int], list[int], list[int]]]:
     """Per kind: (is_counted_positive, is_tp, is_correct) indicator lists."""
     out: dict[str, tuple[list[int], list[int], list[int]]] = {}
-    for e in entries:
-        if e["outcome"] == "EXCLUDED":
+    for e in typed(entries):
+        if e.excluded:
             continue
-        pos, tp, ok = out.setdefault(e["kind"], ([], [], []))
-        pos.append(int(e["kind"] == "positive"))
-        tp.append(int(e["outcome"] == "TP"))
-        ok.append(int(e["outcome"] in ("TP", "TN")))
+        pos, tp, ok = out.setdefault(e.kind, ([], [], []))  # type: ignore[arg-type]
+        pos.append(int(e.positive))
+        tp.append(int(e.outcome is Outcome.TP))
+        ok.append(int(e.correct))
     return out
 
 
@@ -180,51 +184,44 @@ def paired(
     """Paired comparison by record id: differences B − A with paired-bootstrap 95% intervals."""
     import numpy as np
 
-    ids = sorted(
-        i for i in set(a) & set(b) if a[i]["outcome"] != "EXCLUDED" and b[i]["outcome"] != "EXCLUDED"
-    )
+    ea, eb = typed_map(a), typed_map(b)
+    ids = sorted(i for i in set(ea) & set(eb) if not ea[i].excluded and not eb[i].excluded)
     only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))
     rng = np.random.default_rng(seed)
     by_kind: dict[str, list[str]] = defaultdict(list)
     for i in ids:
-        by_kind[a[i]["kind"]].append(i)
+        by_kind[ea[i].kind].append(i)  # type: ignore[index]
     d_tp = np.zeros(resamples)
     d_ok = np.zeros(resamples)
     pos_n = np.zeros(resamples)
     for kind in sorted(by_kind):
         kid = by_kind[kind]
-        ta = np.array([a[i]["outcome"] == "TP" for i in kid], dtype=np.int64)
-        tb = np.array([b[i]["outcome"] == "TP" for i in kid], dtype=np.int64)
-        oa = np.array([a[i]["outcome"] in ("TP", "TN") for i in kid], dtype=np.int64)
-        ob = np.array([b[i]["outcome"] in ("TP", "TN") for i in kid], dtype=np.int64)
+        ta = np.array([ea[i].outcome is Outcome.TP for i in kid], dtype=np.int64)
+        tb = np.array([eb[i].outcome is Outcome.TP for i in kid], dtype=np.int64)
+        oa = np.array([ea[i].correct for i in kid], dtype=np.int64)
+        ob = np.array([eb[i].correct for i in kid], dtype=np.int64)
         idx = rng.integers(0, len(kid), size=(resamples, len(kid)))
         d_tp += (tb - ta)[idx].sum(axis=1)
         d_ok += (ob - oa)[idx].sum(axis=1)
-        if kind == "positive":
+        if kind == POSITIVE:
             pos_n += len(kid)
     n = len(ids)
-    npos = sum(1 for i in ids if a[i]["kind"] == "positive")
+    npos = sum(1 for i in ids if ea[i].positive)
 
     def point(key: str, positives_only: bool) -> float | None:
-        sel = [i for i in ids if not positives_only or a[i]["kind"] == "positive"]
+        sel = [i for i in ids if not positives_only or ea[i].positive]
         if not sel:
             return None
-        good = ("TP",) if key == "recall" else ("TP", "TN")
-        return (sum(b[i]["outcome"] in good for i in sel) - sum(a[i]["outcome"] in good for i in sel)) / len(
-            sel
-        )
+        good = frozenset({Outcome.TP}) if key == "recall" else frozenset({Outcome.TP, Outcome.TN})
+        return (sum(eb[i].outcome in good for i in sel) - sum(ea[i].outcome in good for i in sel)) / len(sel)
 
     def ci(x: Any) -> list[float]:
         lo, hi = np.percentile(x, [2.5, 97.5])
         return [float(lo), float(hi)]
 
     flips = {
-        "b_right_a_wrong": [
-            i for i in ids if b[i]["outcome"] in ("TP", "TN") and a[i]["outcome"] not in ("TP", "TN")
-        ],
-        "a_right_b_wrong": [
-            i for i in ids if a[i]["outcome"] in ("TP", "TN") and b[i]["outcome"] not in ("TP", "TN")
-        ],
+        "b_right_a_wrong": [i for i in ids if eb[i].correct and not ea[i].correct],
+        "a_right_b_wrong": [i for i in ids if ea[i].correct and not eb[i].correct],
     }
     return {
         "n_paired": n,

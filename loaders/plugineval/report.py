@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import metrics as M
+from .entries import ARG_REASON, UNDERSPECIFIED, VerdictEntry, to_json_map, typed_map
+from .judge._types import Reason
 
 if TYPE_CHECKING:
     from .trials import TrialsSummary
@@ -15,25 +18,25 @@ if TYPE_CHECKING:
 BREAKDOWN_KEYS = ("difficulty", "domain", "target_plugin", "tools", "scenario", "kind")
 
 
-def build_metrics(per_record: dict[str, dict[str, Any]], seed: int = 20260725) -> dict[str, Any]:
-    entries = list(per_record.values())
+def build_metrics(
+    per_record: Mapping[str, VerdictEntry | Mapping[str, Any]], seed: int = 20260725
+) -> dict[str, Any]:
+    entries = list(typed_map(per_record).values())
     m = M.summarize(entries)
     m["intervals"] = M.bootstrap(entries, seed=seed)
     m["by"] = {k: M.breakdown(entries, k) for k in BREAKDOWN_KEYS}
     m["mixtures"] = {name: M.mixture(entries, w) for name, w in M.MIXTURES.items()}
-    unders = [e for e in entries if e["kind"] == "underspecified" and e.get("asks_for_missing") is not None]
+    unders = [e for e in entries if e.kind == UNDERSPECIFIED and e.asks_for_missing is not None]
     arg_reasons: dict[str, int] = {}
     for e in entries:
-        for a in e.get("arguments", []):
-            arg_reasons[a["reason"]] = arg_reasons.get(a["reason"], 0) + 1
+        for a in e.arguments:
+            arg_reasons[a[ARG_REASON]] = arg_reasons.get(a[ARG_REASON], 0) + 1
     m["diagnostics"] = {
-        "underspecified_asks_for_missing": M._div(
-            sum(bool(e["asks_for_missing"]) for e in unders), len(unders)
-        ),
+        "underspecified_asks_for_missing": M._div(sum(bool(e.asks_for_missing) for e in unders), len(unders)),
         "underspecified_judged": len(unders),
         "argument_reasons": dict(sorted(arg_reasons.items())),
-        "format_variants": arg_reasons.get("format_variant", 0),
-        "undecided": arg_reasons.get("undecided", 0),
+        "format_variants": arg_reasons.get(Reason.FORMAT_VARIANT, 0),
+        "undecided": arg_reasons.get(Reason.UNDECIDED, 0),
     }
     return m
 
@@ -42,10 +45,14 @@ def build_metrics(per_record: dict[str, dict[str, Any]], seed: int = 20260725) -
 class Report:
     versions: dict[str, Any]
     metrics: dict[str, Any]
-    per_record: dict[str, dict[str, Any]]
+    per_record: dict[str, VerdictEntry]
+    """Per record id, its entry; ``to_dict`` / ``save`` write their JSON form, ``from_dict`` reads it."""
     meta: dict[str, Any] = field(default_factory=dict)
     trials: TrialsSummary | None = None
     """K > 1 trials (``plugineval.trials``): each metric's mean and spread, pass^k; None for one file."""
+
+    def __post_init__(self) -> None:
+        self.per_record = typed_map(self.per_record)  # entries given in their JSON form are converted
 
     @property
     def recall(self) -> float | None:
@@ -64,7 +71,7 @@ class Report:
         d: dict[str, Any] = {"versions": self.versions, "meta": self.meta, "metrics": self.metrics}
         if self.trials is not None:  # only then: a one-file report keeps its exact bytes
             d["trials"] = self.trials.model_dump(mode="json")
-        d["per_record"] = self.per_record
+        d["per_record"] = to_json_map(self.per_record)
         return d
 
     def save(self, path: str | Path) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ._version import JUDGE_VERSION, SCHEMA_VERSION, SCORER_VERSION
+from .entries import VerdictEntry
 from .judge import Judge, JudgeMode, prompt_version
 from .metrics import paired
 from .predictions import parse_line, read_predictions
@@ -29,19 +30,9 @@ def _predictions(preds: PredictionsLike, known: set[str]) -> dict[str, Predictio
     return parse_predictions((json.dumps(dict(p), ensure_ascii=False) for p in preds), "<predictions>", known)
 
 
-def entry(record: Record, verdict: Any) -> dict[str, Any]:
-    tools = sorted({c.name for c in record.gold_calls}) or list(record.target_tools)
-    d: dict[str, Any] = verdict.to_dict()
-    d.update(
-        kind=record.kind,
-        negative_scope=record.negative_scope,
-        difficulty=record.difficulty,
-        domain=record.domain,
-        target_plugin=record.target_plugin,
-        tools=tools,
-        scenario=record.primary_scenario,
-    )
-    return d
+def entry(record: Record, verdict: Any) -> VerdictEntry:
+    """The record's entry in ``report.per_record`` (``VerdictEntry.to_json`` is its JSON form)."""
+    return VerdictEntry.from_verdict(record, verdict)
 
 
 def _is_trials(predictions: Any) -> bool:

@@ -22,6 +22,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from .entries import POSITIVE
+from .judge._types import Outcome
+
 TRIALS_FORMAT: Literal["plugineval-trials/1"] = "plugineval-trials/1"
 SPREAD = "min, max and the sample standard deviation (ddof=1) over the trials"
 _TRIAL_NAME = re.compile(r"^(?P<stem>.+)\.t(?P<i>[1-9][0-9]*)(?P<suffix>\.[^.]+)?$")
@@ -106,7 +109,7 @@ def metric_values(metrics: dict[str, Any]) -> dict[str, float | None]:
 
 def pass_hat_k(outcomes: dict[str, list[str]], kinds: dict[str, str]) -> tuple[int, dict[str, float | None]]:
     """(counted positives, {"1": pass^1, …, "K": pass^K}) from per-record outcomes over K trials."""
-    rows = [o for rid, o in outcomes.items() if kinds.get(rid) == "positive" and "EXCLUDED" not in o]
+    rows = [o for rid, o in outcomes.items() if kinds.get(rid) == POSITIVE and Outcome.EXCLUDED not in o]
     k_all = max((len(o) for o in outcomes.values()), default=0)
     out: dict[str, float | None] = {}
     for k in range(1, k_all + 1):
@@ -114,7 +117,7 @@ def pass_hat_k(outcomes: dict[str, list[str]], kinds: dict[str, str]) -> tuple[i
             out[str(k)] = None
             continue
         den = math.comb(k_all, k)
-        out[str(k)] = sum(math.comb(sum(x == "TP" for x in o), k) / den for o in rows) / len(rows)
+        out[str(k)] = sum(math.comb(sum(x == Outcome.TP for x in o), k) / den for o in rows) / len(rows)
     return len(rows), out
 
 
@@ -166,8 +169,8 @@ def summarize_trials(
                 f"first {only[0]!r}): trials must answer the same records"
             )
     check_same_run([r.meta.get("run") for r in reports], names)
-    outcomes = {rid: [r.per_record[rid]["outcome"] for r in reports] for rid in sorted(ids0)}
-    kinds = {rid: e["kind"] for rid, e in base.per_record.items()}
+    outcomes = {rid: [str(r.per_record[rid].outcome) for r in reports] for rid in sorted(ids0)}
+    kinds = {rid: e.kind for rid, e in base.per_record.items()}
     npos, pk = pass_hat_k(outcomes, kinds)
     per = [metric_values(r.metrics) for r in reports]
     files = [
