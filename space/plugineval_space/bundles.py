@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from plugineval._version import JUDGE_VERSION
+from plugineval.entries import to_json_map
 from plugineval.schema import Record
 from plugineval.submission import Bundle, Problem, load_bundle, validate
 
@@ -68,7 +69,7 @@ def score_bundle(bundle: Bundle, records: Sequence[Record], judge: str) -> Entry
     entry.bundle_hash = bundle.digest
     entry.model_card = m.model_card
     entry.trained_on_plugineval = m.trained_on_plugineval
-    entry.more_trials = [r.per_record for r in reports[1:]]
+    entry.more_trials = [to_json_map(r.per_record) for r in reports[1:]]
     return entry
 
 

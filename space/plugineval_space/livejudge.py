@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from plugineval import entries as E
+from plugineval.entries import VerdictEntry
 from plugineval.predictions import human_size, split_lines
 from plugineval.schema import Prediction, Record
 
@@ -104,40 +106,42 @@ def metrics_markdown(j: Judged) -> str:
     return "\n\n".join([head, *(f"⚠️ {w}" for w in j.warnings), md])
 
 
-def _reasons(e: dict[str, Any]) -> str:
+def _reasons(e: VerdictEntry) -> str:
     parts = []
-    for a in e.get("arguments", []):
-        if a.get("ok"):
+    for a in e.arguments:  # the argument verdicts, in their JSON form
+        if a.get(E.ARG_OK):
             continue
-        s = f"{a.get('arg')}: {a.get('reason')}"
-        if "pred" in a:
-            s += f" (pred {json.dumps(a['pred'], ensure_ascii=False)}"
-            s += f", gold {json.dumps(a['gold'], ensure_ascii=False)})" if "gold" in a else ")"
+        s = f"{a.get(E.ARG_NAME)}: {a.get(E.ARG_REASON)}"
+        if E.ARG_PRED in a:
+            s += f" (pred {json.dumps(a[E.ARG_PRED], ensure_ascii=False)}"
+            s += f", gold {json.dumps(a[E.ARG_GOLD], ensure_ascii=False)})" if E.ARG_GOLD in a else ")"
         parts.append(s)
-    for k in ("unmatched_gold", "unmatched_pred"):
-        if e.get(k):
-            parts.append(f"{k}: {', '.join(map(str, e[k]))}")
-    if e.get("detail"):  # the verdict's detail: why the output is invalid, or that no line was given
-        parts.append(str(e["detail"]))
+    for k, v in ((E.UNMATCHED_GOLD, e.unmatched_gold), (E.UNMATCHED_PRED, e.unmatched_pred)):
+        if v:
+            parts.append(f"{k}: {', '.join(map(str, v))}")
+    if e.detail:  # the verdict's detail: why the output is invalid, or that no line was given
+        parts.append(str(e.detail))
     return "; ".join(parts)
 
 
-def per_record_table(per_record: dict[str, dict[str, Any]], failures_only: bool = False) -> Any:
+def per_record_table(
+    per_record: Mapping[str, VerdictEntry | Mapping[str, Any]], failures_only: bool = False
+) -> Any:
     import pandas as pd
 
     rows = []
-    for rid, e in per_record.items():
-        if failures_only and e["outcome"] in ("TP", "TN"):
+    for rid, e in E.typed_map(per_record).items():
+        if failures_only and e.correct:
             continue
         rows.append(
             [
                 rid,
-                e["outcome"],
-                e.get("category") or "",
-                e.get("subtype") or "",
-                e["kind"],
-                e["difficulty"],
-                e.get("target_plugin", ""),
+                str(e.outcome),
+                str(e.category or ""),
+                str(e.subtype or ""),
+                e.kind,
+                e.difficulty,
+                e.target_plugin if E.TARGET_PLUGIN in e else "",
                 _reasons(e),
             ]
         )

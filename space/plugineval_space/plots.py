@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from plugineval import entries as E
 from plugineval import metrics as M
 
 ERRORS = [
@@ -38,7 +39,7 @@ def recall_by_difficulty(named: Sequence[tuple[str, Sequence[dict[str, Any]]]]) 
     n = max(len(named), 1)
     width = 0.8 / n
     for i, (name, entries) in enumerate(named):
-        by = M.breakdown(list(entries), "difficulty")
+        by = M.breakdown(list(entries), E.DIFFICULTY)
         vals = [100 * (by.get(d, {}).get("recall") or 0.0) for d in M.DIFFS]
         xs = [k + (i - (n - 1) / 2) * width for k in range(3)]
         ax.bar(xs, vals, width, label=_ascii(name), color=COLORS[i % len(COLORS)])
@@ -73,14 +74,14 @@ def error_profile(named: Sequence[tuple[str, Sequence[dict[str, Any]]]]) -> Any:
 def side_by_side(name_a: str, a: Sequence[dict[str, Any]], name_b: str, b: Sequence[dict[str, Any]]) -> Any:
     """Two models on the same axes: overall, per difficulty and per kind (recall on positives,
     share decided correctly on negatives)."""
-    groups: list[tuple[str, Any]] = [("all", None)] + [(d, ("difficulty", d)) for d in M.DIFFS]
-    kinds = sorted({e["kind"] for e in [*a, *b]})
-    groups += [(k, ("kind", k)) for k in kinds]
+    groups: list[tuple[str, Any]] = [("all", None)] + [(d, (E.DIFFICULTY, d)) for d in M.DIFFS]
+    kinds = sorted({e[E.KIND] for e in [*a, *b]})  # stored verdicts, in their JSON form
+    groups += [(k, (E.KIND, k)) for k in kinds]
 
     def score(entries: Sequence[dict[str, Any]], sel: Any) -> float:
         es = [e for e in entries if sel is None or e[sel[0]] == sel[1]]
         s = M.summarize(es)
-        if (sel is not None and sel[0] == "kind" and sel[1] != "positive") or sel is None:
+        if (sel is not None and sel[0] == E.KIND and sel[1] != E.POSITIVE) or sel is None:
             v = s["accuracy"]
         else:
             v = s["recall"]

@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from plugineval.entries import to_json_map
 from plugineval.schema import Call, Record
 
 from .store import Board, Entry, content_hash
@@ -96,6 +97,6 @@ def entry_from_report(
         judge_model=str(v.get("judge_model") or ""),
         cost_usd=sum(costs) if costs else None,
         latency_ms=sum(lats) / len(lats) if lats else None,
-        verdicts=report.per_record,
+        verdicts=to_json_map(report.per_record),  # stored in their JSON form
         content_hash=digest,
     )

@@ -156,6 +156,7 @@ class Service:
 
     def compare(self, a: str | None, b: str | None) -> tuple[str, Any]:
         from plugineval import metrics as M
+        from plugineval.entries import typed_map
         from plugineval.report import Report
         from plugineval.scoring import compare
 
@@ -167,7 +168,7 @@ class Service:
         def rep(e: Entry) -> Report:
             es = list(e.verdicts.values())
             versions = {"dataset": e.dataset_version, "judge": e.judge_version, "judge_mode": e.judge_mode}
-            return Report(versions, M.summarize(es), e.verdicts, {"model": e.model})
+            return Report(versions, M.summarize(es), typed_map(e.verdicts), {"model": e.model})
 
         out = compare(rep(ea), rep(eb))
 

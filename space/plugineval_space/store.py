@@ -23,16 +23,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from plugineval import entries as E
+
 # the per-record keys the leaderboard needs (metrics recompute from these; arguments are kept too)
 VERDICT_KEYS = (
-    "outcome",
-    "category",
-    "subtype",
-    "kind",
-    "difficulty",
-    "domain",
-    "target_plugin",
-    "arguments",
+    E.OUTCOME,
+    E.CATEGORY,
+    E.SUBTYPE,
+    E.KIND,
+    E.DIFFICULTY,
+    E.DOMAIN,
+    E.TARGET_PLUGIN,
+    E.ARGUMENTS,
 )
 
 

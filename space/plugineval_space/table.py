@@ -10,7 +10,9 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from plugineval import entries as E
 from plugineval import metrics as M
+from plugineval.judge import Outcome
 
 from .store import Entry
 
@@ -95,11 +97,11 @@ def mixture_intervals(
 
     rng = np.random.default_rng(seed)
     strata: dict[tuple[bool, str], list[int]] = {}
-    for e in entries:
-        if e["outcome"] == "EXCLUDED":
+    for e in entries:  # stored verdicts, in their JSON form
+        if e[E.OUTCOME] == Outcome.EXCLUDED:
             continue
-        pos = e["kind"] == "positive"
-        strata.setdefault((pos, e["difficulty"]), []).append(int(e["outcome"] in ("TP", "TN")))
+        pos = e[E.KIND] == E.POSITIVE
+        strata.setdefault((pos, e[E.DIFFICULTY]), []).append(int(e[E.OUTCOME] in E.CORRECT))
 
     def side(pos: bool) -> tuple[Any, int]:
         present = [(w, d) for w, d in zip(weights, M.DIFFS, strict=True) if strata.get((pos, d))]
@@ -166,8 +168,8 @@ def trial_spread(entry: Entry, weights: tuple[float, float, float]) -> dict[str,
 
     trials = [entry.verdicts, *entry.more_trials]
     s = spread_of([M.mixture(list(t.values()), weights)["recall"] for t in trials])
-    outcomes = {rid: [t.get(rid, {}).get("outcome", "FN") for t in trials] for rid in entry.verdicts}
-    kinds = {rid: e["kind"] for rid, e in entry.verdicts.items()}
+    outcomes = {rid: [t.get(rid, {}).get(E.OUTCOME, Outcome.FN) for t in trials] for rid in entry.verdicts}
+    kinds = {rid: e[E.KIND] for rid, e in entry.verdicts.items()}
     _, pk = pass_hat_k(outcomes, kinds)
     return {"k": len(trials), "spread": s, "pass_k": pk[str(len(trials))]}
 
