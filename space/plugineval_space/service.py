@@ -267,8 +267,9 @@ class Service:
             return "❌ Re-scoring from the page is off: set PLUGINEVAL_SPACE_ADMIN_TOKEN on the Space."
         if not hmac.compare_digest((token or "").encode(), self.admin_token.encode()):
             return "❌ Wrong maintainer token."
-        from plugineval._version import JUDGE_VERSION
         from plugineval_space.bundles import rescore_all
+
+        from plugineval._version import JUDGE_VERSION
 
         done = rescore_all(self.board, self.release.records(self.split), self.judge_mode)
         kept = len(self.board.bundle_digests())
