@@ -28,14 +28,24 @@ builder = [
 # folders of the checkout that the installed package reads, shipped from where they are (one copy, the
 # documented one): the build's default config, the dataset card template and the Space app, found
 # through importlib.resources (plugineval/_resources.py), never through the source layout
+# (a source tree without them — the core alone, as the compiled judge's build copies it — builds too)
 DATA_FOLDERS = {
-    "plugineval.builder.configs": "configs",
-    "plugineval.builder.dataset_card": "dataset_card",
-    "plugineval.space_app": "space",
+    pkg: folder
+    for pkg, folder in {
+        "plugineval.builder.configs": "configs",
+        "plugineval.builder.dataset_card": "dataset_card",
+        "plugineval.space_app": "space",
+    }.items()
+    if os.path.isdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), folder))
 }
 shipped = [
     *DATA_FOLDERS,
-    *("plugineval.space_app." + p for p in find_namespace_packages("space", exclude=skip)),
+    *(
+        "plugineval.space_app." + p
+        for p in (
+            find_namespace_packages("space", exclude=skip) if "plugineval.space_app" in DATA_FOLDERS else []
+        )
+    ),
 ]
 
 # the modules compiled by PLUGINEVAL_COMPILE=1: the rules judge's per-pair path
