@@ -483,3 +483,10 @@ def test_entries_are_typed_and_their_json_form_is_kept_exactly() -> None:
         VerdictEntry.from_json({"kind": "positive"})
     with pytest.raises(ValueError):
         VerdictEntry.from_json({"outcome": "MAYBE"})
+
+
+def test_the_cli_offers_the_schemas_splits() -> None:
+    from plugineval.cli._args import SPLITS as CLI_SPLITS
+    from plugineval.schema.record import SPLITS
+
+    assert CLI_SPLITS == SPLITS

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from . import CliError
+from ._args import add_records_arguments
 
 
 def add_parsers(sub: Any) -> None:
@@ -28,14 +29,7 @@ def add_parsers(sub: Any) -> None:
     e.add_argument(
         "predictions", nargs="+", help="predictions JSONL file, or the K files of K trials of one model"
     )
-    e.add_argument(
-        "--records",
-        metavar="SOURCE",
-        help="a release folder, a Hub dataset repo id, or a JSONL file of records "
-        "(default: dist/plugineval-zh when built, else $PLUGINEVAL_HUB_REPO)",
-    )
-    e.add_argument("--split", default="test", choices=["train", "validation", "test"])
-    e.add_argument("--revision", metavar="vX.Y.Z", help="dataset revision when SOURCE is a Hub repo")
+    add_records_arguments(e, split=True)
     e.add_argument(
         "--judge",
         default="hybrid",

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from . import CliError
+from ._args import add_records_arguments
 
 BASELINE_HELP = (
     "baseline:router (the builder's frozen reference router + text-only slot filler; it calibrated the "
@@ -59,14 +60,7 @@ def add_parsers(sub: Any) -> None:
         metavar="VAR",
         help="environment variable holding the API key (default OPENAI_API_KEY; none needed for a local --base-url)",
     )
-    p.add_argument(
-        "--records",
-        metavar="SOURCE",
-        help="a release folder, a Hub dataset repo id, or a JSONL file of records "
-        "(default: dist/plugineval-zh when built, else $PLUGINEVAL_HUB_REPO)",
-    )
-    p.add_argument("--split", default="test", choices=["train", "validation", "test"])
-    p.add_argument("--revision", metavar="vX.Y.Z", help="dataset revision when SOURCE is a Hub repo")
+    add_records_arguments(p, split=True)
     p.add_argument(
         "--out", required=True, metavar="preds.jsonl", help="predictions file (appended to on a rerun)"
     )

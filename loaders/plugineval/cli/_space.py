@@ -16,6 +16,7 @@ from typing import Any
 from plugineval._resources import package_folder
 
 from . import CliError
+from ._args import add_records_arguments
 
 # space/ of the checkout, shipped as package data (setup.py)
 SPACE_DIR = package_folder("plugineval.space_app")
@@ -32,13 +33,7 @@ def add_parsers(sub: Any) -> None:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument(
-        "--records",
-        metavar="SOURCE",
-        help="release folder, Hub dataset repo id or JSONL (default: dist/plugineval-zh when built, "
-        "else $PLUGINEVAL_HUB_REPO)",
-    )
-    p.add_argument("--revision", metavar="vX.Y.Z", help="dataset revision when SOURCE is a Hub repo")
+    add_records_arguments(p)
     p.add_argument("--port", type=int, default=7860, help="port (default 7860; 0 picks a free one)")
     p.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
     p.add_argument(

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from . import CliError
+from ._args import add_records_arguments
 
 
 def add_parsers(sub: Any) -> None:
@@ -26,13 +27,7 @@ def add_parsers(sub: Any) -> None:
     )
     p.add_argument("bundle", metavar="BUNDLE", help="the bundle folder or .zip")
     p.add_argument("--validate", action="store_true", required=True, help="validate the bundle (required)")
-    p.add_argument(
-        "--records",
-        metavar="SOURCE",
-        help="a release folder, a Hub dataset repo id, or a JSONL file of records "
-        "(default: dist/plugineval-zh when built, else $PLUGINEVAL_HUB_REPO)",
-    )
-    p.add_argument("--revision", metavar="vX.Y.Z", help="dataset revision when SOURCE is a Hub repo")
+    add_records_arguments(p)
     p.add_argument("--zip", metavar="OUT.zip", help="when valid, also write the bundle as a zip to upload")
 
 
