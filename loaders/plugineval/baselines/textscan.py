@@ -6,13 +6,15 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, time, tzinfo
 
 from ..normalize import all_places, find_numbers, is_relative, parse_absolute, resolve
+from ..normalize.calendar_expr import calendar_step
 from ..normalize.timeexpr import TimeValue
+from ..normalize.zones import DURATION_AFTER, ZONE_BEFORE, duration_of, zone
 
 _TIME_START = re.compile(
-    r"[0-9０-９零〇一二两三四五六七八九十今明后昨前大下上这本周星礼月年春中元端清国除圣平七重腊小早晚凌午半]"
+    r"[0-9０-９零〇一二两三四五六七八九十今明后昨前大下上这本周星礼月年春中元端清国除圣平七重腊小早晚凌午半农阴冬]"
     r"|[去来](?=年)"  # 去年, 来年 (去 and 来 alone start no time: 去北京)
 )
 _MAX_SPAN = 24  # a full-date range "2025年1月11日至2025年2月11日" is 21 characters
@@ -50,6 +52,9 @@ _CLOCK_WORDS = re.compile(r"[上下中]午|晚上|早上|凌晨|傍晚|[0-9零�
 def _steps_for(surface: str, v: TimeValue) -> tuple[str, ...]:
     """The inference steps a reader needs to turn this surface into an API value."""
     steps: list[str] = []
+    deep = calendar_step(surface)
+    if deep:  # 农历十月初八, 下个月最后一个工作日: the calendar is the step, not the relative reading
+        return (deep,)
     if is_relative(surface):
         steps.append(
             "year_inference"
@@ -85,9 +90,45 @@ def find_times(text: str, reference_time: str) -> tuple[TimeMention, ...]:
         if found is None or _is_bare_number(found.text):
             i += 1
             continue
-        out.append(found)
+        out.append(_in_zone(text, found, tz))
         i = found.end
+        if (end := _end_after(text, out[-1])) is not None:
+            out.append(end)
+            i = end.end
     return tuple(out)
+
+
+def _in_zone(text: str, t: TimeMention, tz: tzinfo) -> TimeMention:
+    """A date-time said in another zone ("纽约时间3月12日上午10点") as the same instant here."""
+    z = ZONE_BEFORE.search(text[max(0, t.start - 8) : t.start])
+    if z is None or t.value.kind != "datetime" or not isinstance(t.value.start, datetime):
+        return t
+    wall = t.value.start.replace(tzinfo=zone(z.group("z")))
+    here = wall.astimezone(tz)
+    return TimeMention(
+        TimeValue("datetime", here, here), t.start, t.end, t.text, (*t.steps, "timezone_conversion")
+    )
+
+
+def _end_after(text: str, t: TimeMention) -> TimeMention | None:
+    """The end a duration gives a start ("下午两点开始，开一个半小时"): a mention of its own."""
+    m = DURATION_AFTER.match(text, t.end)
+    if m is None or t.value.kind not in ("datetime", "time") or t.value.start is None:
+        return None
+    dur = duration_of(m)
+    if dur is None:
+        return None
+    start = t.value.start
+    if isinstance(start, datetime):
+        end: datetime | time = start + dur
+    else:
+        assert isinstance(start, time)
+        e = datetime.combine(date(2000, 1, 1), start) + dur
+        if e.date() != date(2000, 1, 1):
+            return None
+        end = e.time()
+    a, b = m.span("d")
+    return TimeMention(TimeValue(t.value.kind, end, end), a, b, text[a:b], ("date_arithmetic",))
 
 
 def _is_bare_number(s: str) -> bool:

@@ -11,6 +11,7 @@ import re
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from functools import lru_cache
 
+from .calendar_expr import calendar_step, resolve_calendar
 from .holidays import HOLIDAY_ALIASES, holiday_date, next_holiday
 from .timeexpr import (
     _RANGE_SPLIT_RE,
@@ -282,7 +283,7 @@ def _relative_one(t: str, ref: datetime) -> TimeValue | None:
         return _window(ref, m)
     if _NOW_RE.fullmatch(t):
         return TimeValue("datetime", ref, ref)
-    return None
+    return resolve_calendar(t, ref)  # 农历十月初八, 下个月最后一个工作日, 今天之后第三个工作日 …
 
 
 @lru_cache(maxsize=65536)
@@ -323,7 +324,7 @@ def is_relative(s: str) -> bool:
     """
     t = _norm(s)
     if _REL_RE.search(t) is None:
-        return False
+        return calendar_step(t) is not None
     return parse_absolute(t, _UTC) is None
 
 

@@ -1,0 +1,163 @@
+"""Dates that take a calendar fact or date arithmetic to find (docs/format.md §3: a step a capable
+model can get wrong), resolved exactly:
+
+- a lunar date: 农历十月初八, 阴历八月十六, 正月十二, 腊月廿六 (its next occurrence from today);
+- a working-day count with the 调休 calendar: 今天之后的第三个工作日;
+- a month's last or first working day: 下个月最后一个工作日, 这个月第一个工作日;
+- the first working day after a public holiday: 国庆假期后的第一个工作日, 春节后第一个上班日;
+- the n-th weekday of a month: 下个月第二个周五.
+
+Working days come from ``workdays`` (the State Council's arrangements). An expression whose answer
+needs a year with no published arrangement resolves to nothing rather than to a guess.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import date, datetime, timedelta
+
+from .lunar import next_lunar, parse_lunar_day, parse_lunar_month
+from .timeexpr import TimeValue, _day, _num
+from .workdays import day_info, holiday_rows, official
+
+__all__ = ["CALENDAR_STEP", "calendar_step", "resolve_calendar"]
+
+_LDAY = (
+    r"初[一二三四五六七八九十]|廿[一二三四五六七八九]|二十[一二三四五六七八九]?|十[一二三四五六七八九]|三十"
+)
+_LUNAR_RE = re.compile(
+    rf"(?:(?:农历|阴历)(?P<m>正|十一|十二|冬|腊|[一二三四五六七八九十])|(?P<m2>正|冬|腊))月(?P<d>{_LDAY})[日号]?"
+)
+_MONTHS = r"(?P<mon>这个月|本月|下个月|下月|下下个月)"
+_EDGE_RE = re.compile(rf"{_MONTHS}(?P<edge>最后一个|第一个|头一个)(?:工作日|上班日)")
+_NTH_RE = re.compile(rf"{_MONTHS}第(?P<n>[一二三四1-4])个(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])")
+_COUNT_RE = re.compile(r"今天(?:之后|以后|往后)第(?P<n>[0-9一二两三四五六七八九十]+)个工作日")
+_HOLIDAYS = {
+    "国庆": "国庆", "十一": "国庆", "春节": "春节", "五一": "劳动节", "劳动节": "劳动节",
+    "端午": "端午", "中秋": "中秋", "清明": "清明", "元旦": "元旦",
+}  # fmt: skip
+_AFTER_RE = re.compile(
+    r"(?P<h>国庆|十一|春节|五一|劳动节|端午|中秋|清明|元旦)节?(?:假期|长假|小长假|放假)?(?:结束)?[后完]"
+    r"(?:第一个工作日|第一个上班日|第一天上班|上班第一天)"
+)
+_WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+
+#: the step each kind of expression is (docs/format.md §3)
+CALENDAR_STEP = {"lunar": "calendar_fact", "edge": "calendar_fact", "after": "calendar_fact"}
+CALENDAR_STEP |= {"nth": "calendar_fact", "count": "date_arithmetic"}
+
+
+def _month_of(word: str, today: date) -> tuple[int, int]:
+    k = {"这个月": 0, "本月": 0, "下个月": 1, "下月": 1, "下下个月": 2}[word]
+    m = today.month - 1 + k
+    return today.year + m // 12, m % 12 + 1
+
+
+def _kind(t: str) -> str | None:
+    for kind, rx in (
+        ("lunar", _LUNAR_RE),
+        ("edge", _EDGE_RE),
+        ("nth", _NTH_RE),
+        ("count", _COUNT_RE),
+        ("after", _AFTER_RE),
+    ):
+        if rx.fullmatch(t):
+            return kind
+    return None
+
+
+def calendar_step(surface: str) -> str | None:
+    """The step a calendar expression needs (calendar_fact / date_arithmetic), None for others."""
+    k = _kind(re.sub(r"\s+|的", "", surface))
+    return CALENDAR_STEP[k] if k else None
+
+
+def _workday(d: date) -> bool | None:
+    """Is ``d`` a working day, by a published arrangement (None: no published arrangement)?"""
+    if not official(d):
+        return None
+    return day_info(d)[0]
+
+
+def _holiday_end(name: str, today: date) -> date | None:
+    """The last day of the next holiday period called ``name`` whose end is not before today - 1."""
+    ends: list[date] = []
+    days = sorted(date.fromisoformat(r[0]) for r in holiday_rows() if r[1] == "holiday" and name in r[2])
+    for d in days:
+        if ends and d == ends[-1] + timedelta(days=1):
+            ends[-1] = d
+        else:
+            ends.append(d)
+    return next((e for e in ends if e >= today - timedelta(days=1)), None)
+
+
+def resolve_calendar(t: str, ref: datetime) -> TimeValue | None:
+    """Resolve one calendar expression (spaces and 的 already removed), or None."""
+    today = ref.date()
+    kind = _kind(t)
+    if kind == "lunar":
+        m = _LUNAR_RE.fullmatch(t)
+        assert m is not None
+        month = parse_lunar_month(m.group("m") or m.group("m2"))
+        day = parse_lunar_day(m.group("d"))
+        if month is None or day is None:
+            return None
+        d = next_lunar(month, day, today)
+        return _day(d) if d else None
+    if kind == "edge":
+        m = _EDGE_RE.fullmatch(t)
+        assert m is not None
+        y, mo = _month_of(m.group("mon"), today)
+        n = calendar.monthrange(y, mo)[1]
+        days = [date(y, mo, k) for k in range(1, n + 1)]
+        if m.group("edge") == "最后一个":
+            days.reverse()
+        for d in days:
+            w = _workday(d)
+            if w is None:
+                return None
+            if w:
+                return _day(d)
+        return None
+    if kind == "nth":
+        m = _NTH_RE.fullmatch(t)
+        assert m is not None
+        y, mo = _month_of(m.group("mon"), today)
+        n = _num(m.group("n"))
+        wd = _WEEKDAY[m.group("wd")]
+        if n is None:
+            return None
+        hits = [date(y, mo, k) for k in range(1, calendar.monthrange(y, mo)[1] + 1)]
+        hits = [d for d in hits if d.weekday() == wd]
+        return _day(hits[n - 1]) if 1 <= n <= len(hits) else None
+    if kind == "count":
+        m = _COUNT_RE.fullmatch(t)
+        assert m is not None
+        n = _num(m.group("n"))
+        if not n or n > 60:
+            return None
+        d, seen = today, 0
+        while seen < n:
+            d += timedelta(days=1)
+            w = _workday(d)
+            if w is None:
+                return None
+            seen += w
+        return _day(d)
+    if kind == "after":
+        m = _AFTER_RE.fullmatch(t)
+        assert m is not None
+        end = _holiday_end(_HOLIDAYS[m.group("h")], today)
+        if end is None:
+            return None
+        d = end
+        for _ in range(10):
+            d += timedelta(days=1)
+            w = _workday(d)
+            if w is None:
+                return None
+            if w:
+                return _day(d)
+        return None
+    return None
