@@ -124,21 +124,21 @@ def resolve_calendar(t: str, ref: datetime) -> TimeValue | None:
         m = _NTH_RE.fullmatch(t)
         assert m is not None
         y, mo = _month_of(m.group("mon"), today)
-        n = _num(m.group("n"))
+        nth = _num(m.group("n"))
         wd = _WEEKDAY[m.group("wd")]
-        if n is None:
+        if nth is None:
             return None
         hits = [date(y, mo, k) for k in range(1, calendar.monthrange(y, mo)[1] + 1)]
         hits = [d for d in hits if d.weekday() == wd]
-        return _day(hits[n - 1]) if 1 <= n <= len(hits) else None
+        return _day(hits[nth - 1]) if 1 <= nth <= len(hits) else None
     if kind == "count":
         m = _COUNT_RE.fullmatch(t)
         assert m is not None
-        n = _num(m.group("n"))
-        if not n or n > 60:
+        count = _num(m.group("n"))
+        if not count or count > 60:
             return None
         d, seen = today, 0
-        while seen < n:
+        while seen < count:
             d += timedelta(days=1)
             w = _workday(d)
             if w is None:
