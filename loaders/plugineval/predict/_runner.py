@@ -1,9 +1,10 @@
 """Run a model (or an offline baseline) over the records and write a resumable predictions file.
 
-Endpoint runs are async: ``concurrency`` workers share one ``AsyncOpenAI`` client. The client retries
-429 / 408 / 409 / 5xx / connection errors and time-outs itself (``max_retries``, exponential back-off,
-``Retry-After`` up to two minutes). What it gives up on, this runner handles: a transient failure the
-client stopped retrying (retries spent, or a ``Retry-After`` longer than the client waits) gets
+Endpoint runs are async: ``concurrency`` workers share one ``plugineval.models.ModelClient`` (role
+``model``; the mock provider for ``mock://`` URLs). Its provider retries 429 / 408 / 409 / 5xx /
+connection errors and time-outs itself (``max_retries``, exponential back-off, ``Retry-After`` up to
+two minutes). What it gives up on, the seam's retry rounds handle: a transient failure the client
+stopped retrying (retries spent, or a ``Retry-After`` longer than the client waits) gets
 ``retry_rounds`` more rounds with longer back-off (honouring ``Retry-After`` up to
 ``retry_after_cap_s``); a 200 whose body is not a usable completion is retried the same way. When the
 rounds are spent the run stops cleanly — nothing is written for that record, everything done stays —
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import sys
 import time
 from collections import deque
@@ -29,22 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
+from ..models.prices import load_prices
 from ..schema import Record
 from ._baselines import BASELINES, ROUTER_CAVEAT, baseline_info, make_baseline
 from ._native import NATIVE_PROMPT, native_line, native_request, prompt_sha256
 from ._output import META_FORMAT, TRANSPORT_ERROR, PredictionsWriter, fit_line, read_meta, write_meta
-from ._prices import cost_usd, load_prices, price_for
 from ._prompted import PROMPTED_PROMPT, prompted_line, prompted_request
-from ._support import (
-    TokenBucket,
-    completion_json,
-    describe,
-    http_response,
-    progress_bar,
-    public_url,
-    retry_after,
-    transport,
-)
+from ._support import progress_bar, public_url
 
 BAD_REQUEST_STREAK = 5
 
@@ -154,6 +145,29 @@ def _api_key(cfg: PredictConfig) -> str:
     return "unused"  # a local endpoint that needs none (the client insists on a key)
 
 
+def model_config(cfg: PredictConfig) -> Any:
+    """The ``model`` role's seam config for this run (``plugineval.models.ModelConfig``)."""
+    from ..models import ModelConfig
+
+    if cfg.rate_limit is not None and cfg.rate_limit <= 0:
+        raise ValueError("--rate-limit must be > 0 requests per second")
+    return ModelConfig(
+        model=cfg.model,
+        base_url=cfg.base_url,
+        api_key_env=cfg.api_key_env,
+        concurrency=cfg.concurrency,
+        rate_limit=cfg.rate_limit,
+        timeout_s=cfg.timeout_s,
+        max_retries=cfg.max_retries,
+        retry_rounds=cfg.retry_rounds,
+        retry_backoff_s=cfg.retry_backoff_s,
+        retry_after_cap_s=cfg.retry_after_cap_s,
+        temperature=cfg.temperature,
+        max_tokens=cfg.max_tokens,
+        seed=cfg.seed,
+    )
+
+
 class _EndpointRun:
     def __init__(
         self, cfg: PredictConfig, writer: PredictionsWriter, tick: Callable[[dict[str, Any]], None]
@@ -166,21 +180,14 @@ class _EndpointRun:
         self.abort: str | None = None
         self.successes = 0
         self.held: list[dict[str, Any]] = []
-        self.bucket = TokenBucket(cfg.rate_limit) if cfg.rate_limit else None
+        self.model_cfg = model_config(cfg)
         self.retries = 0
         self.outq: asyncio.Queue[list[dict[str, Any]] | None] = asyncio.Queue()
 
     def _request(self, rec: Record) -> dict[str, Any]:
+        """The body without model and sampling settings: the seam adds them from the config."""
         c = self.cfg
-        kw = native_request(rec, c.parallel_tool_calls) if c.mode == "native" else prompted_request(rec)
-        kw["model"] = c.model
-        if c.temperature is not None:
-            kw["temperature"] = c.temperature
-        if c.max_tokens is not None:
-            kw["max_tokens"] = c.max_tokens
-        if c.seed is not None:
-            kw["seed"] = c.seed
-        return kw
+        return native_request(rec, c.parallel_tool_calls) if c.mode == "native" else prompted_request(rec)
 
     async def _sleep(self, seconds: float) -> None:
         try:
@@ -190,63 +197,46 @@ class _EndpointRun:
         raise _Stopped
 
     async def _one(self, client: Any, rec: Record) -> dict[str, Any]:
-        import openai
+        from ..models import FatalError, RequestRefused, TransientError, UnusableResponse
 
-        kw = self._request(rec)
-        last = ""
-        for rnd in range(self.cfg.retry_rounds + 1):
-            if self.stop.is_set():
-                raise _Stopped
-            if self.bucket is not None:
-                await self.bucket.acquire()
-            wait = self.cfg.retry_backoff_s * 2**rnd * (0.75 + 0.5 * random.random())
-            try:
-                # the client's documented raw-request path: same retries, auth and errors as
-                # chat.completions.create, without its per-call re-typing of the (large) tool schemas
-                resp = await client.post("/chat/completions", cast_to=http_response(), body=kw)
-                return self._line(rec, completion_json(resp), resp.elapsed.total_seconds() * 1000)
-            except (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as e:
-                raise _Fatal(describe(e)) from None
-            except (openai.RateLimitError, openai.InternalServerError, openai.APIConnectionError) as e:
-                last = describe(e)
-                ra = retry_after(e)
-                if ra is not None:
-                    wait = max(wait, min(ra, self.cfg.retry_after_cap_s))
-            except openai.APIStatusError as e:
-                if e.status_code in (408, 409):
-                    last = describe(e)
-                else:  # 400, 413, 422…: this record's request is refused
-                    return {
-                        "id": rec.id,
-                        "calls": [],
-                        "error": f"{TRANSPORT_ERROR}: {describe(e)}",
-                        "model": self.cfg.model,
-                        "_bad_request": True,
-                    }
-            except (openai.APIResponseValidationError, ValueError, UnicodeDecodeError) as e:
-                last = f"unusable response: {describe(e)}"
-            if rnd < self.cfg.retry_rounds:
-                self.retries += 1
-                await self._sleep(wait)
-        if last.startswith("unusable response"):
-            return {"id": rec.id, "calls": [], "error": f"{TRANSPORT_ERROR}: {last}", "model": self.cfg.model}
-        raise _Transient(last)
+        try:
+            comp = await client.complete(self._request(rec), sleep=self._sleep)
+        except FatalError as e:
+            raise _Fatal(str(e)) from None
+        except RequestRefused as e:  # 400, 413, 422…: this record's request is refused
+            return {
+                "id": rec.id,
+                "calls": [],
+                "error": f"{TRANSPORT_ERROR}: {e}",
+                "model": self.cfg.model,
+                "_bad_request": True,
+            }
+        except UnusableResponse as e:
+            return {
+                "id": rec.id,
+                "calls": [],
+                "error": f"{TRANSPORT_ERROR}: unusable response: {e}",
+                "model": self.cfg.model,
+            }
+        except TransientError as e:
+            raise _Transient(str(e)) from None
+        return self._line(rec, comp.data, comp.latency_ms, comp.cost_usd)
 
-    def _line(self, rec: Record, completion: dict[str, Any], latency_ms: float) -> dict[str, Any]:
+    def _line(
+        self, rec: Record, completion: dict[str, Any], latency_ms: float, cost: float | None
+    ) -> dict[str, Any]:
         choice = completion["choices"][0]
         msg = choice["message"]
         body = native_line(msg) if self.cfg.mode == "native" else prompted_line(msg)
         if isinstance(body.get("raw"), dict) and choice.get("finish_reason"):
             body["raw"]["finish_reason"] = choice["finish_reason"]
         line: dict[str, Any] = {"id": rec.id, **body}
-        reported = completion.get("model") if isinstance(completion.get("model"), str) else None
         line["model"] = self.cfg.model
         usage = completion.get("usage") if isinstance(completion.get("usage"), dict) else None
         if usage:
             line["usage"] = {k: v for k, v in usage.items() if v is not None}
         line["latency_ms"] = round(latency_ms, 1)
-        cost = cost_usd(price_for(self.prices, [self.cfg.model, reported]), usage)
-        if cost is not None:
+        if cost is not None:  # the seam's accounting: the price table on --model, then the reported model
             line["cost_usd"] = cost
         return fit_line(line)
 
@@ -292,7 +282,7 @@ class _EndpointRun:
         self.stop.set()
 
     async def run(self, pending: Sequence[Record]) -> None:
-        from openai import AsyncOpenAI
+        from ..models import ModelClient
 
         queue = deque(pending)
 
@@ -312,13 +302,9 @@ class _EndpointRun:
                 if not self.stop.is_set() or not line.get("_bad_request"):
                     self._write(line)
 
-        async with AsyncOpenAI(
-            base_url=self.cfg.base_url,
-            api_key=_api_key(self.cfg),
-            max_retries=self.cfg.max_retries,
-            timeout=self.cfg.timeout_s,
-            http_client=transport(self.cfg.timeout_s),
-        ) as client:
+        mc = self.model_cfg
+        key = None if mc.resolved_provider() == "mock" else _api_key(self.cfg)
+        async with ModelClient(mc, role="model", api_key=key, prices=self.prices) as client:
             n = max(1, min(self.cfg.concurrency, len(pending)))
             writer = asyncio.create_task(self._writer_loop())
             try:
@@ -326,6 +312,7 @@ class _EndpointRun:
             finally:
                 self.outq.put_nowait(None)
                 await writer
+                self.retries = client.usage.retries
         if self.held and self.successes == 0 and self.abort is None:
             self.abort = f"every request was refused: {self.held[0]['error']}"
 
