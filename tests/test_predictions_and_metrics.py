@@ -487,6 +487,8 @@ def test_entries_are_typed_and_their_json_form_is_kept_exactly() -> None:
 
 def test_the_cli_offers_the_schemas_splits() -> None:
     from plugineval.cli._args import SPLITS as CLI_SPLITS
-    from plugineval.schema.record import SPLITS
+    from plugineval.schema import SPLITS
+    from plugineval.schema.record import Record
 
-    assert CLI_SPLITS == SPLITS
+    assert CLI_SPLITS is SPLITS  # one declaration (plugineval._constants), the schema's Literal too
+    assert tuple(Record.model_fields["split"].annotation.__args__) == SPLITS

@@ -14,7 +14,7 @@ from typing import Any
 
 from plugineval.baselines.router import ReferenceRouter
 from plugineval.catalog import Catalog
-from plugineval.schema import Record
+from plugineval.schema import DIFFICULTIES, Record
 
 from ..synth.grammar import PluginGrammar
 from ..tools.server import ToolExecutor
@@ -328,7 +328,7 @@ class Builder:
             return False
         donors = [
             (st.coverage.deficit(u), u)
-            for d in ("easy", "medium", "hard")
+            for d in DIFFICULTIES
             if d != target[2] and st.coverage.deficit(u := (target[0], target[1], d)) > 0
         ]
         if not donors:

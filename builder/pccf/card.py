@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from plugineval._constants import DIFFICULTIES, KINDS, SPLITS
 from plugineval._resources import package_folder
 from plugineval.sources import HUB_REPO
 
@@ -22,9 +23,6 @@ from .records import CANARY
 
 # dataset_card/ of the checkout, shipped as package data (setup.py)
 TEMPLATE_DIR = package_folder("plugineval.builder.dataset_card")
-KINDS = ("positive", "neg_A", "neg_B", "neg_C", "underspecified")
-DIFFS = ("easy", "medium", "hard")
-SPLITS = ("train", "validation", "test")
 REQUIRED_META = ("license", "language", "task_categories", "size_categories", "configs", "dataset_info")
 # Columns left out when deciding whether a record "changed": the version stamp differs by design.
 UNCOMPARED = ("version",)
@@ -364,7 +362,7 @@ def _figures(rows: list[dict[str, Any]], out: Path) -> None:
         fig = Figure(figsize=(7, 3.6))
         ax = fig.add_subplot()
         bottom = [0] * len(groups)
-        for j, d in enumerate(DIFFS):
+        for j, d in enumerate(DIFFICULTIES):
             vals = [dc[s, pos, d] for s, pos in groups]
             ax.bar(range(len(groups)), vals, 0.6, bottom=bottom, label=d, color=colors[j + 2])
             bottom = [b + v for b, v in zip(bottom, vals, strict=True)]
@@ -444,7 +442,7 @@ def render_card(
         "config_table": _configs(meta),
         "field_table": _field_table(release, rows),
         "by_kind": _by(rows, "kind", KINDS),
-        "by_difficulty": _by(rows, "difficulty", DIFFS),
+        "by_difficulty": _by(rows, "difficulty", DIFFICULTIES),
         "by_domain": _by(rows, "domain"),
         "by_scenario": _by(rows, "primary_scenario", limit=SCENARIO_ROWS),
         "construction": _construction(report),

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from plugineval._constants import Difficulty, Split
 from plugineval._resources import package_folder
 from plugineval.schema import SchemaError
 from plugineval.schema._base import describe_validation_error
@@ -73,9 +74,9 @@ class Records(_Strict):
 
 
 class SplitBudget(_Strict):
-    positives: dict[Literal["easy", "medium", "hard"], int]
+    positives: dict[Difficulty, int]
     negatives: dict[Literal["neg_A", "neg_B", "neg_C", "underspecified"], int]
-    negative_difficulty: dict[Literal["easy", "medium", "hard"], int]
+    negative_difficulty: dict[Difficulty, int]
     multi_call_min_share: float = Field(default=0.1, ge=0.0, le=1.0)
 
     @property
@@ -94,7 +95,7 @@ class BuildConfig(_Strict):
     stage2: Stage2 = Stage2()
     router: RouterCfg = RouterCfg()
     records: Records = Records()
-    splits: dict[Literal["train", "validation", "test"], SplitBudget]
+    splits: dict[Split, SplitBudget]
     roles: dict[str, RoleConfig] = Field(default_factory=dict)
 
     @model_validator(mode="after")

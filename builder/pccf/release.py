@@ -15,11 +15,7 @@ import pyarrow.parquet as pq
 import yaml
 
 from plugineval.catalog import Catalog
-from plugineval.schema import Record
-
-KINDS = ("positive", "neg_A", "neg_B", "neg_C", "underspecified")
-DIFFS = ("easy", "medium", "hard")
-SPLITS = ("train", "validation", "test")
+from plugineval.schema import DIFFICULTIES, KINDS, SPLITS, Record
 
 RECORD_SCHEMA = pa.schema(
     [
@@ -170,11 +166,11 @@ def card_metadata(
     configs: list[dict[str, Any]] = []
     infos: list[dict[str, Any]] = []
     spec = {
-        "default": (KINDS, DIFFS, "data/{split}/*.parquet"),
-        "positives": (("positive",), DIFFS, "data/{split}/positive-*.parquet"),
+        "default": (KINDS, DIFFICULTIES, "data/{split}/*.parquet"),
+        "positives": (("positive",), DIFFICULTIES, "data/{split}/positive-*.parquet"),
         "negatives": (
             KINDS[1:],
-            DIFFS,
+            DIFFICULTIES,
             ["data/{split}/neg_*.parquet", "data/{split}/underspecified-*.parquet"],
         ),
         "easy": (KINDS, ("easy",), "data/{split}/*-easy.parquet"),

@@ -11,7 +11,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .entries import POSITIVE, VerdictEntry, typed, typed_map
+from ._constants import DIFFICULTIES, SEED
+from .entries import VerdictEntry, typed, typed_map
 from .judge._types import Category, Outcome
 
 Entry = VerdictEntry | Mapping[str, Any]
@@ -20,7 +21,6 @@ MIXTURES: dict[str, tuple[float, float, float]] = {
     "original": (0.40, 0.40, 0.20),
     "easy_weighted": (0.60, 0.30, 0.10),
 }
-DIFFS = ("easy", "medium", "hard")
 POSITIVE_RATES = (
     "miss_recall",
     "parameter_error",
@@ -107,7 +107,7 @@ def mixture(entries: Sequence[Entry], weights: Sequence[float]) -> dict[str, Any
             by[e.positive, e.difficulty].append(e)
 
     def side(positive: bool) -> tuple[float | None, dict[str, float | None], int]:
-        present = [(w, d) for w, d in zip(weights, DIFFS, strict=True) if by.get((positive, d))]
+        present = [(w, d) for w, d in zip(weights, DIFFICULTIES, strict=True) if by.get((positive, d))]
         total = sum(w for w, _ in present)
         if not present or total == 0:
             return None, {}, 0
@@ -130,56 +130,92 @@ def mixture(entries: Sequence[Entry], weights: Sequence[float]) -> dict[str, Any
     return {"weights": list(weights), "recall": rec, "accuracy": accuracy, "rates": prates | nrates}
 
 
-def _arrays(entries: Sequence[Entry]) -> dict[str, tuple[list[int], list[int], list[int]]]:
-    """Per kind: (is_counted_positive, is_tp, is_correct) indicator lists."""
-    out: dict[str, tuple[list[int], list[int], list[int]]] = {}
-    for e in typed(entries):
-        if e.excluded:
-            continue
-        pos, tp, ok = out.setdefault(e.kind, ([], [], []))  # type: ignore[arg-type]
-        pos.append(int(e.positive))
-        tp.append(int(e.outcome is Outcome.TP))
-        ok.append(int(e.correct))
-    return out
-
-
-def bootstrap(entries: Sequence[Entry], seed: int = 20260725, resamples: int = 1000) -> dict[str, Any]:
-    """Seeded bootstrap 95% intervals for Recall and Accuracy, resampling within each kind."""
+def resample_sums(
+    strata: Sequence[Sequence[Sequence[int]]], seed: int = SEED, resamples: int = 1000
+) -> list[Any]:
+    """The one stratified bootstrap: every stratum (rows of equal-length integer columns) is resampled
+    with replacement to its own size, ``resamples`` times, strata in the order given and all from one
+    generator seeded with ``seed``; per stratum, the column sums of each resample (an int64 array of
+    shape ``(resamples, columns)``). The intervals below and the Space's mixture intervals are built
+    on it, so a seed gives the same draws everywhere."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
-    groups = _arrays(entries)
+    out = []
+    for rows in strata:
+        arr = np.asarray(rows, dtype=np.int64)
+        idx = rng.integers(0, len(arr), size=(resamples, len(arr)))
+        # column by column: a (resamples, n) temporary at a time, not (resamples, n, columns)
+        out.append(np.stack([arr[:, j][idx].sum(axis=1) for j in range(arr.shape[1])], axis=1))
+    return out
+
+
+def _percentiles(x: Any) -> list[float]:
+    import numpy as np
+
+    lo, hi = np.percentile(x, [2.5, 97.5])
+    return [float(lo), float(hi)]
+
+
+def bootstrap(entries: Sequence[Entry], seed: int = SEED, resamples: int = 1000) -> dict[str, Any]:
+    """Seeded bootstrap 95% intervals for Recall and Accuracy, resampling within each kind."""
+    import numpy as np
+
+    groups: dict[str, list[tuple[int, int, int]]] = {}
+    for e in typed(entries):
+        if not e.excluded:  # (is_counted_positive, is_tp, is_correct)
+            groups.setdefault(e.kind, []).append(  # type: ignore[arg-type]
+                (int(e.positive), int(e.outcome is Outcome.TP), int(e.correct))
+            )
     if not groups:
         return {"recall": None, "accuracy": None, "resamples": resamples, "seed": seed}
-    pos_sum = np.zeros(resamples)
-    tp_sum = np.zeros(resamples)
-    ok_sum = np.zeros(resamples)
-    n_total = 0
-    for kind in sorted(groups):
-        pos, tp, ok = (np.asarray(a, dtype=np.int64) for a in groups[kind])
-        n = len(pos)
-        n_total += n
-        idx = rng.integers(0, n, size=(resamples, n))
-        pos_sum += pos[idx].sum(axis=1)
-        tp_sum += tp[idx].sum(axis=1)
-        ok_sum += ok[idx].sum(axis=1)
-
-    def ci(num: Any, den: Any) -> list[float] | None:
-        if not np.all(den > 0):
-            return None
-        lo, hi = np.percentile(num / den, [2.5, 97.5])
-        return [float(lo), float(hi)]
-
+    sums = sum(resample_sums([groups[k] for k in sorted(groups)], seed, resamples)).astype(np.float64)
+    pos_sum, tp_sum, ok_sum = sums[:, 0], sums[:, 1], sums[:, 2]
+    n_total = sum(len(g) for g in groups.values())
     return {
-        "recall": ci(tp_sum, pos_sum),
-        "accuracy": ci(ok_sum, np.full(resamples, n_total)),
+        "recall": _percentiles(tp_sum / pos_sum) if np.all(pos_sum > 0) else None,
+        "accuracy": _percentiles(ok_sum / np.full(resamples, n_total)),
         "resamples": resamples,
         "seed": seed,
     }
 
 
+def mixture_bootstrap(
+    entries: Sequence[Entry], weights: Sequence[float], seed: int = SEED, resamples: int = 1000
+) -> dict[str, list[float] | None]:
+    """Bootstrap 95% intervals of ``mixture``'s Recall and Accuracy, resampling within each
+    (positive/negative, difficulty) stratum — the strata the mixture weights."""
+    import numpy as np
+
+    strata: dict[tuple[bool, str | None], list[tuple[int]]] = {}
+    for e in typed(entries):
+        if not e.excluded:
+            strata.setdefault((e.positive, e.difficulty), []).append((int(e.correct),))
+    plan: list[tuple[bool, float, list[tuple[int]]]] = []  # (positive, weight share, stratum), drawn in order
+    for pos in (True, False):  # as ``mixture`` weighs them: a side without weighted strata is left out
+        present = [(w, d) for w, d in zip(weights, DIFFICULTIES, strict=True) if strata.get((pos, d))]
+        total = sum(w for w, _ in present)
+        if present and total:
+            plan += [(pos, w / total, strata[pos, d]) for w, d in present]
+    rate: dict[bool, Any] = {}
+    n = {True: 0, False: 0}
+    for (pos, share, rows), sums in zip(
+        plan, resample_sums([p[2] for p in plan], seed, resamples), strict=True
+    ):
+        n[pos] += len(rows)
+        rate[pos] = rate.get(pos, np.zeros(resamples)) + share * (sums[:, 0].astype(np.float64) / len(rows))
+    rec, tnr = rate.get(True), rate.get(False)
+    total = n[True] + n[False]
+    if total == 0:
+        return {"recall": None, "accuracy": None}
+    accuracy = (
+        n[True] * (rec if rec is not None else 0.0) + n[False] * (tnr if tnr is not None else 0.0)
+    ) / total
+    return {"recall": None if rec is None else _percentiles(rec), "accuracy": _percentiles(accuracy)}
+
+
 def paired(
-    a: Mapping[str, Entry], b: Mapping[str, Entry], seed: int = 20260725, resamples: int = 1000
+    a: Mapping[str, Entry], b: Mapping[str, Entry], seed: int = SEED, resamples: int = 1000
 ) -> dict[str, Any]:
     """Paired comparison by record id: differences B − A with paired-bootstrap 95% intervals."""
     import numpy as np
@@ -187,24 +223,21 @@ def paired(
     ea, eb = typed_map(a), typed_map(b)
     ids = sorted(i for i in set(ea) & set(eb) if not ea[i].excluded and not eb[i].excluded)
     only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))
-    rng = np.random.default_rng(seed)
     by_kind: dict[str, list[str]] = defaultdict(list)
     for i in ids:
         by_kind[ea[i].kind].append(i)  # type: ignore[index]
-    d_tp = np.zeros(resamples)
-    d_ok = np.zeros(resamples)
-    pos_n = np.zeros(resamples)
-    for kind in sorted(by_kind):
-        kid = by_kind[kind]
-        ta = np.array([ea[i].outcome is Outcome.TP for i in kid], dtype=np.int64)
-        tb = np.array([eb[i].outcome is Outcome.TP for i in kid], dtype=np.int64)
-        oa = np.array([ea[i].correct for i in kid], dtype=np.int64)
-        ob = np.array([eb[i].correct for i in kid], dtype=np.int64)
-        idx = rng.integers(0, len(kid), size=(resamples, len(kid)))
-        d_tp += (tb - ta)[idx].sum(axis=1)
-        d_ok += (ob - oa)[idx].sum(axis=1)
-        if kind == POSITIVE:
-            pos_n += len(kid)
+    diffs = [  # per record: (B − A) in TP, (B − A) in correct
+        [
+            (
+                int(eb[i].outcome is Outcome.TP) - int(ea[i].outcome is Outcome.TP),
+                eb[i].correct - ea[i].correct,
+            )
+            for i in by_kind[kind]
+        ]
+        for kind in sorted(by_kind)
+    ]
+    d = sum(resample_sums(diffs, seed, resamples), np.zeros((resamples, 2)))
+    d_tp, d_ok = d[:, 0], d[:, 1]
     n = len(ids)
     npos = sum(1 for i in ids if ea[i].positive)
 
@@ -215,10 +248,6 @@ def paired(
         good = frozenset({Outcome.TP}) if key == "recall" else frozenset({Outcome.TP, Outcome.TN})
         return (sum(eb[i].outcome in good for i in sel) - sum(ea[i].outcome in good for i in sel)) / len(sel)
 
-    def ci(x: Any) -> list[float]:
-        lo, hi = np.percentile(x, [2.5, 97.5])
-        return [float(lo), float(hi)]
-
     flips = {
         "b_right_a_wrong": [i for i in ids if eb[i].correct and not ea[i].correct],
         "a_right_b_wrong": [i for i in ids if ea[i].correct and not eb[i].correct],
@@ -228,9 +257,9 @@ def paired(
         "only_in_a": len(only_a),
         "only_in_b": len(only_b),
         "recall_diff": point("recall", True),
-        "recall_diff_ci": ci(d_tp / npos) if npos else None,
+        "recall_diff_ci": _percentiles(d_tp / npos) if npos else None,
         "accuracy_diff": point("accuracy", False),
-        "accuracy_diff_ci": ci(d_ok / n) if n else None,
+        "accuracy_diff_ci": _percentiles(d_ok / n) if n else None,
         "flips": {k: len(v) for k, v in flips.items()},
         "flipped_ids": flips,
         "resamples": resamples,

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import metrics as M
+from ._constants import SEED
 from .entries import ARG_REASON, UNDERSPECIFIED, VerdictEntry, to_json_map, typed_map
 from .judge._types import Reason
 
@@ -19,7 +20,7 @@ BREAKDOWN_KEYS = ("difficulty", "domain", "target_plugin", "tools", "scenario", 
 
 
 def build_metrics(
-    per_record: Mapping[str, VerdictEntry | Mapping[str, Any]], seed: int = 20260725
+    per_record: Mapping[str, VerdictEntry | Mapping[str, Any]], seed: int = SEED
 ) -> dict[str, Any]:
     entries = list(typed_map(per_record).values())
     m = M.summarize(entries)

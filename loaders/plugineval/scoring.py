@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ._constants import SEED
 from ._version import JUDGE_VERSION, SCHEMA_VERSION, SCORER_VERSION
 from .entries import VerdictEntry
 from .judge import Judge, JudgeMode, prompt_version
@@ -50,7 +51,7 @@ def evaluate(
     *,
     split: str = "test",
     revision: str | None = None,
-    seed: int = 20260725,
+    seed: int = SEED,
     progress: bool = False,
     meta: Mapping[str, Any] | None = None,
 ) -> Report:
@@ -129,7 +130,7 @@ def _evaluate_one(
     return Report(versions, build_metrics(per_record, seed), per_record, info), set(preds)
 
 
-def compare(a: Report, b: Report, seed: int = 20260725) -> dict[str, Any]:
+def compare(a: Report, b: Report, seed: int = SEED) -> dict[str, Any]:
     """Paired comparison of two reports by record id (B − A)."""
     out = paired(a.per_record, b.per_record, seed=seed)
     out["a"] = {

@@ -7,6 +7,7 @@ from typing import Any
 
 from plugineval import entries as E
 from plugineval import metrics as M
+from plugineval.schema import DIFFICULTIES
 
 ERRORS = [
     ("miss_recall", "miss"),
@@ -40,10 +41,10 @@ def recall_by_difficulty(named: Sequence[tuple[str, Sequence[dict[str, Any]]]]) 
     width = 0.8 / n
     for i, (name, entries) in enumerate(named):
         by = M.breakdown(list(entries), E.DIFFICULTY)
-        vals = [100 * (by.get(d, {}).get("recall") or 0.0) for d in M.DIFFS]
+        vals = [100 * (by.get(d, {}).get("recall") or 0.0) for d in DIFFICULTIES]
         xs = [k + (i - (n - 1) / 2) * width for k in range(3)]
         ax.bar(xs, vals, width, label=_ascii(name), color=COLORS[i % len(COLORS)])
-    ax.set_xticks(range(3), [d for d in M.DIFFS])
+    ax.set_xticks(range(3), [d for d in DIFFICULTIES])
     ax.set_ylabel("Recall (%)")
     ax.set_ylim(0, 105)
     ax.set_title("Recall per difficulty")
@@ -74,7 +75,7 @@ def error_profile(named: Sequence[tuple[str, Sequence[dict[str, Any]]]]) -> Any:
 def side_by_side(name_a: str, a: Sequence[dict[str, Any]], name_b: str, b: Sequence[dict[str, Any]]) -> Any:
     """Two models on the same axes: overall, per difficulty and per kind (recall on positives,
     share decided correctly on negatives)."""
-    groups: list[tuple[str, Any]] = [("all", None)] + [(d, (E.DIFFICULTY, d)) for d in M.DIFFS]
+    groups: list[tuple[str, Any]] = [("all", None)] + [(d, (E.DIFFICULTY, d)) for d in DIFFICULTIES]
     kinds = sorted({e[E.KIND] for e in [*a, *b]})  # stored verdicts, in their JSON form
     groups += [(k, (E.KIND, k)) for k in kinds]
 

@@ -13,16 +13,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from plugineval.entries import to_json_map
+from plugineval.predict import BASELINES
 from plugineval.schema import Call, Record
 
 from .store import Board, Entry, content_hash
 
-BASELINES = ("baseline:router", "baseline:always-call", "baseline:never-call")
-
 
 def baseline_predictors() -> dict[str, Callable[[Record], list[Call]]]:
     """The offline baselines, exactly as ``plugineval predict --model baseline:…`` runs them."""
-    from plugineval.predict import BASELINES
     from plugineval.predict._baselines import make_baseline
 
     out: dict[str, Callable[[Record], list[Call]]] = {}

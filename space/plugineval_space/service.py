@@ -56,7 +56,9 @@ class Service:
         with self._seed_lock:
             if version in self._seeded:
                 return
-            from plugineval_space.seed import BASELINES, seed_baselines
+            from plugineval_space.seed import seed_baselines
+
+            from plugineval.predict import BASELINES
 
             have = {
                 e.model for e in self.board.entries() if e.kind == "baseline" and e.dataset_version == version
@@ -279,10 +281,10 @@ class Service:
         """The contamination note: the canary of the loaded records (the test split's; the other splits'
         or the release card's when it has none) and what ``trained_on_plugineval`` means."""
         from plugineval_space import contamination
-        from plugineval_space.release import SPLITS
+        from plugineval_space.release import TEST_FIRST
 
         found: list[str] = []
-        for split in SPLITS:  # the test split first: the Space has it loaded already
+        for split in TEST_FIRST:  # the Space has the test split loaded already
             try:
                 found = contamination.record_canaries(self.release.records(split))
             except Exception:  # a split that cannot be read says nothing about the canary

@@ -1,4 +1,5 @@
-"""Leaderboard rows from stored verdicts: any difficulty mixture, with bootstrap intervals.
+"""Leaderboard rows from stored verdicts: any difficulty mixture, with bootstrap intervals
+(``plugineval.metrics.mixture_bootstrap``).
 
 Everything here is recomputed from the per-record verdicts kept with each row (no dataset needed),
 so a mixture change re-scores every row the same way ``plugineval.metrics.mixture`` does.
@@ -88,51 +89,6 @@ def _pct(x: float | None) -> float | None:
     return None if x is None else round(100 * x, 2)
 
 
-def mixture_intervals(
-    entries: Sequence[dict[str, Any]], weights: Sequence[float], seed: int = 20260725, resamples: int = 1000
-) -> dict[str, list[float] | None]:
-    """Bootstrap 95% intervals of the mixture's Recall and Accuracy, resampling within each
-    (positive/negative, difficulty) stratum — the strata the mixture weights."""
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
-    strata: dict[tuple[bool, str], list[int]] = {}
-    for e in entries:  # stored verdicts, in their JSON form
-        if e[E.OUTCOME] == Outcome.EXCLUDED:
-            continue
-        pos = e[E.KIND] == E.POSITIVE
-        strata.setdefault((pos, e[E.DIFFICULTY]), []).append(int(e[E.OUTCOME] in E.CORRECT))
-
-    def side(pos: bool) -> tuple[Any, int]:
-        present = [(w, d) for w, d in zip(weights, M.DIFFS, strict=True) if strata.get((pos, d))]
-        total = sum(w for w, _ in present)
-        if not present or total == 0:
-            return None, 0
-        acc = np.zeros(resamples)
-        n = 0
-        for w, d in present:
-            arr = np.asarray(strata[pos, d], dtype=np.float64)
-            n += len(arr)
-            idx = rng.integers(0, len(arr), size=(resamples, len(arr)))
-            acc += w / total * arr[idx].mean(axis=1)
-        return acc, n
-
-    rec, npos = side(True)
-    tnr, nneg = side(False)
-
-    def ci(x: Any) -> list[float] | None:
-        if x is None:
-            return None
-        lo, hi = np.percentile(x, [2.5, 97.5])
-        return [float(lo), float(hi)]
-
-    total = npos + nneg
-    if total == 0:
-        return {"recall": None, "accuracy": None}
-    accuracy = (npos * (rec if rec is not None else 0.0) + nneg * (tnr if tnr is not None else 0.0)) / total
-    return {"recall": ci(rec), "accuracy": ci(accuracy)}
-
-
 _CACHE: dict[tuple[str, tuple[float, ...]], dict[str, Any]] = {}
 _CACHE_LOCK = threading.Lock()
 _CACHE_MAX = 4096
@@ -145,10 +101,10 @@ def score_entry(entry: Entry, weights: tuple[float, float, float]) -> dict[str, 
         hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    es = list(entry.verdicts.values())
+    es = E.typed(entry.verdicts.values())  # converted once for the three
     out = {
         "mixture": M.mixture(es, weights),
-        "ci": mixture_intervals(es, weights),
+        "ci": M.mixture_bootstrap(es, weights),
         "by": M.breakdown(es, "difficulty"),
         "trials": trial_spread(entry, weights),
     }

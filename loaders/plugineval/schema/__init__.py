@@ -1,5 +1,6 @@
 """Typed schema of the catalog, the dataset records and the predictions."""
 
+from .._constants import DIFFICULTIES, KINDS, SPLITS
 from ._base import SchemaError, StrictModel
 from .catalog import (
     NEGATIVE_KINDS,
@@ -14,11 +15,8 @@ from .catalog import (
 )
 from .prediction import Prediction
 from .record import (
-    DIFFICULTIES,
     JSON_COLUMNS,
     KIND_LABELS,
-    KINDS,
-    SPLITS,
     AlternativeCalls,
     Call,
     DifficultyBasis,

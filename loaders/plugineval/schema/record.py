@@ -8,17 +8,11 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from .._constants import Difficulty, Kind, Split
 from ._base import SchemaError, StrictModel, assemble, validate_or_raise
 from .catalog import ArgAnnotation
 
-Kind = Literal["positive", "neg_A", "neg_B", "neg_C", "underspecified"]
 NegativeScope = Literal["none", "global", "targeted"]
-Difficulty = Literal["easy", "medium", "hard"]
-Split = Literal["train", "validation", "test"]
-
-KINDS: tuple[str, ...] = ("positive", "neg_A", "neg_B", "neg_C", "underspecified")
-DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
-SPLITS: tuple[str, ...] = ("train", "validation", "test")
 
 # Which (needs_tool, target_relevant) pair each kind must carry (docs/format.md §1).
 KIND_LABELS: dict[str, tuple[bool, bool]] = {
