@@ -13,8 +13,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import os
-import sqlite3
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +21,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..models.cache import DiskCache, default_cache_dir
+from ..models.config import ModelConfig, role_config
 from ._types import Reason
 
 PROMPT_FILE = Path(__file__).parent / "prompts" / "equivalence_v1.txt"
@@ -30,32 +30,25 @@ PROMPT_VERSION = "equivalence_v1"
 DECOYS = ("长颈鹿", "量子力学", "手风琴", "海王星", "orchid", "saxophone", "冰川", "甲骨文")
 
 
-class LLMConfig(BaseModel):
-    """Where the judge model lives. Read from PLUGINEVAL_JUDGE_* variables by ``from_env``."""
+class LLMConfig(ModelConfig):
+    """The ``judge`` role of the model seam (``plugineval.models``), with the judge's defaults. Read
+    from ``PLUGINEVAL_JUDGE_BASE_URL`` / ``_MODEL`` / ``_API_KEY`` / ``_CONCURRENCY`` by ``from_env``.
+    ``cache_path`` None: ``$PLUGINEVAL_CACHE/judge-cache.sqlite`` (``~/.cache/plugineval``)."""
 
     model_config = ConfigDict(extra="forbid")
 
     base_url: str
-    model: str
-    api_key_env: str = "PLUGINEVAL_JUDGE_API_KEY"
+    api_key_env: str | None = "PLUGINEVAL_JUDGE_API_KEY"
     concurrency: int = Field(default=16, ge=1, le=512)
-    timeout_s: float = Field(default=60.0, gt=0)
-    max_retries: int = Field(default=4, ge=0, le=20)
-    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
-    cache_path: str | None = None
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)  # always sent
 
     @classmethod
     def from_env(cls) -> LLMConfig | None:
-        base, model = os.environ.get("PLUGINEVAL_JUDGE_BASE_URL"), os.environ.get("PLUGINEVAL_JUDGE_MODEL")
-        if not base or not model:
-            return None
-        return cls(
-            base_url=base, model=model, concurrency=int(os.environ.get("PLUGINEVAL_JUDGE_CONCURRENCY", "16"))
-        )
+        return role_config("judge", cls)
 
-    def api_key(self) -> str:
+    def api_key(self, role: str = "judge") -> str:
         # openai requires a key even for local endpoints; an unset variable means "none needed".
-        return os.environ.get(self.api_key_env) or os.environ.get("OPENAI_API_KEY") or "unused"
+        return super().api_key(role)
 
 
 class Equivalence(BaseModel):
@@ -70,12 +63,6 @@ RESPONSE_FORMAT = {
     "type": "json_schema",
     "json_schema": {"name": "equivalence", "schema": Equivalence.model_json_schema(), "strict": False},
 }
-
-
-def http_response() -> Any:
-    from ..predict._support import http_response as raw
-
-    return raw()
 
 
 @dataclass(frozen=True)
@@ -95,38 +82,7 @@ class Answer:
 
 
 def default_cache_path() -> Path:
-    base = os.environ.get("PLUGINEVAL_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "plugineval")
-    return Path(base) / "judge-cache.sqlite"
-
-
-class _DiskCache:
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # no fsync per answer on the event loop
-        self._pending = 0
-        self._db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        self._db.commit()
-
-    def get(self, key: str) -> str | None:
-        with self._lock:
-            row = self._db.execute("SELECT value FROM verdicts WHERE key=?", (key,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def put(self, key: str, value: str) -> None:
-        with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO verdicts VALUES (?, ?)", (key, value))
-            self._pending += 1
-            if self._pending >= 64:  # a crash loses at most the last answers, which are asked again
-                self._db.commit()
-                self._pending = 0
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.commit()
-            self._db.close()
+    return default_cache_dir() / "judge-cache.sqlite"
 
 
 def plausible(pred: Any, accepted: list[Any]) -> bool:
@@ -137,6 +93,13 @@ def plausible(pred: Any, accepted: list[Any]) -> bool:
     if "\n" in pred or len(pred) > 3 * longest + 10:
         return False
     return not any(mark in pred for mark in ("。", "！", "？", "!", "?", "：", ": ", "；"))
+
+
+def _equivalence(comp: Any) -> Equivalence:
+    try:
+        return Equivalence.model_validate_json(comp.content or "")
+    except ValueError as e:
+        raise ValueError(f"the judge model returned no parsable answer ({type(e).__name__})") from None
 
 
 class LLMJudge:
@@ -164,44 +127,21 @@ class LLMJudge:
             {"role": "user", "content": "DATA:\n" + json.dumps(data, ensure_ascii=False, sort_keys=True)},
         ]
 
-    def _key(self, messages: list[dict[str, str]]) -> str:
-        c = self.config
-        blob = json.dumps(
-            [PROMPT_VERSION, c.model, c.temperature, messages], ensure_ascii=False, sort_keys=True
-        )
-        return hashlib.sha256(blob.encode()).hexdigest()
+    async def _ask(self, client: Any, messages: list[dict[str, str]]) -> Equivalence:
+        from ..models import UnusableResponse
 
-    async def _ask(
-        self, client: Any, sem: asyncio.Semaphore, cache: _DiskCache, messages: list[dict[str, str]]
-    ) -> Equivalence:
-        key = self._key(messages)
-        hit = cache.get(key)
-        if hit is not None:
-            self.cache_hits += 1
-            return Equivalence.model_validate_json(hit)
-        async with sem:
-            self.calls += 1
-            # the client's documented raw-request path: the same retries, auth and errors as
-            # chat.completions.parse, without its per-call re-typing of the request (most of its CPU)
-            resp = await client.post(
-                "/chat/completions",
-                cast_to=http_response(),
-                body={
-                    "model": self.config.model,
-                    "messages": messages,
-                    "temperature": self.config.temperature,
-                    "response_format": RESPONSE_FORMAT,
-                },
-            )
+        # the seam fills model and temperature, answers from the disk cache (keyed by the request: the
+        # prompt's text, the model, the temperature) and caches only answers that parse
+        body = {"messages": messages, "response_format": RESPONSE_FORMAT}
         try:
-            content = resp.json()["choices"][0]["message"]["content"]
-            answer = Equivalence.model_validate_json(content or "")
-        except (ValueError, KeyError, IndexError, TypeError) as e:
-            raise ValueError(f"the judge model returned no parsable answer ({type(e).__name__})") from None
-        cache.put(key, answer.model_dump_json())
-        return answer
+            comp = await client.complete(body, check=_equivalence)
+        except UnusableResponse:
+            raise ValueError("the judge model returned no parsable answer (not a chat completion)") from None
+        return _equivalence(comp)
 
-    async def _one(self, client: Any, sem: asyncio.Semaphore, cache: _DiskCache, q: Question) -> Answer:
+    async def _one(self, client: Any, q: Question) -> Answer:
+        from ..models import ModelError
+
         if not plausible(q.predicted, q.accepted):
             return Answer(
                 Reason.IMPLAUSIBLE, "free text that reads as a message, not a value: not sent to the judge"
@@ -209,10 +149,12 @@ class LLMJudge:
         decoy = DECOYS[int(hashlib.sha256(repr(q.accepted).encode()).hexdigest(), 16) % len(DECOYS)]
         try:
             real, fake = await asyncio.gather(
-                self._ask(client, sem, cache, self._messages(q, q.accepted)),
-                self._ask(client, sem, cache, self._messages(q, [decoy])),
+                self._ask(client, self._messages(q, q.accepted)),
+                self._ask(client, self._messages(q, [decoy])),
             )
-        except Exception as e:  # the client already retried 429 / 5xx / time-outs with back-off
+        except ModelError as e:  # the client already retried 429 / 5xx / time-outs with back-off
+            return Answer(Reason.JUDGE_FAILURE, f"{e.type_name}: {e.text}"[:300])
+        except Exception as e:
             return Answer(Reason.JUDGE_FAILURE, f"{type(e).__name__}: {e}"[:300])
         if not real.equivalent:
             return Answer(Reason.LLM_DIFFERENT, real.justification[:300])
@@ -234,29 +176,24 @@ class LLMJudge:
     async def answer_all(
         self, questions: list[Question], progress: Callable[[int], None] | None = None
     ) -> list[Answer]:
-        from openai import AsyncOpenAI
+        from ..models import ModelClient
 
         c = self.config
-        cache = _DiskCache(Path(c.cache_path) if c.cache_path else default_cache_path())
-        sem = asyncio.Semaphore(c.concurrency)
+        cache = DiskCache(Path(c.cache_path) if c.cache_path else default_cache_path())
         try:
-            from ..predict._support import transport
-
-            async with AsyncOpenAI(
-                base_url=c.base_url,
-                api_key=c.api_key(),
-                timeout=c.timeout_s,
-                max_retries=c.max_retries,
-                http_client=transport(c.timeout_s),  # aiohttp when installed: less CPU per request
-            ) as client:
+            async with ModelClient(c, role="judge", cache=cache) as client:
 
                 async def run(q: Question) -> Answer:
-                    a = await self._one(client, sem, cache, q)
+                    a = await self._one(client, q)
                     if progress is not None:
                         progress(1)
                     return a
 
-                return list(await asyncio.gather(*(run(q) for q in questions)))
+                try:
+                    return list(await asyncio.gather(*(run(q) for q in questions)))
+                finally:
+                    self.calls += client.usage.requests
+                    self.cache_hits += client.usage.cache_hits
         finally:
             cache.close()
 
