@@ -183,6 +183,28 @@ def test_mixture_recomputes_every_row_like_metrics_mixture() -> None:
         table.weights_for(table.CUSTOM, 0, 0, 0)
 
 
+def test_mixture_intervals_are_the_metrics_bootstrap_with_pinned_numbers() -> None:
+    """The board's intervals are ``metrics.mixture_bootstrap`` (one bootstrap for the report and the
+    Space); the numbers are the ones the Space's own copy gave before the two were merged."""
+    v = {
+        **_verdicts(7, 3, 4, 2, "easy"),
+        **{f"m{k}": e for k, e in _verdicts(2, 5, 1, 3, "medium").items()},
+        **{f"h{k}": e for k, e in _verdicts(1, 4, 0, 0, "hard").items()},
+    }
+    pinned = {
+        (0.4, 0.4, 0.2): ([0.2571428571428572, 0.6342857142857143], [0.2939732142857143, 0.6012213541666667]),
+        (0.6, 0.3, 0.1): (
+            [0.32564285714285723, 0.7314285714285716],
+            [0.3588715277777778, 0.6868812003968255],
+        ),
+        (0.0, 0.0, 1.0): ([0.0, 0.6], [0.0, 0.6]),
+    }
+    for w, (recall, accuracy) in pinned.items():
+        assert M.mixture_bootstrap(list(v.values()), w) == {"recall": recall, "accuracy": accuracy}
+        assert table.score_entry(_entry(f"m{w}", v), w)["ci"] == {"recall": recall, "accuracy": accuracy}
+    assert M.mixture_bootstrap([], (0.4, 0.4, 0.2)) == {"recall": None, "accuracy": None}
+
+
 def test_leaderboard_search_filters_sort_and_columns() -> None:
     a = _entry("alpha", _verdicts(9, 1, 5, 0), organisation="Acme")
     b = _entry("beta", _verdicts(2, 8, 5, 0), kind="baseline", status="verified")
