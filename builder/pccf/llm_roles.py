@@ -1,24 +1,26 @@
-"""PCCF roles served by an LLM through the ``openai`` client (any OpenAI-compatible endpoint).
+"""PCCF roles served by an LLM through the model seam (``plugineval.models``; any OpenAI-compatible
+endpoint, or the mock provider with ``base_url = "mock://…"``).
 
-Each role has a versioned prompt file (``prompts/<role>_v1.txt``), a typed structured output, a
-disk cache keyed by exactly what changes the answer (role, prompt version, model, temperature,
-seed, messages), bounded concurrency, and retries with back-off (the client's, on 429 / 5xx /
-time-outs). A role that still fails raises ``RoleError``; the caller records it in the trace.
+Each role has a versioned prompt file (``prompts/<role>_v1.txt``) and a typed structured output. The
+seam gives every role bounded concurrency, retries with back-off (429 / 5xx / time-outs), a rate limit
+and the disk cache, keyed by the request as sent (the prompt's text, model, temperature, seed,
+response format, messages). The builder's roles run as the seam's roles: ``generator``;
+``argument_evaluator`` and ``result_evaluator`` as ``evaluator``; ``synthesizer`` and
+``strengthener`` as ``synthesizer``; ``router``. A role that still fails raises ``RoleError``; the
+caller records it in the trace.
 """
 
 from __future__ import annotations
 
-import asyncio
-import hashlib
 import json
-import os
-import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from plugineval.models.cache import DiskCache
+from plugineval.models.config import ModelConfig
 from plugineval.schema import Call
 
 from .generators import Proposal, Task
@@ -33,22 +35,29 @@ ROLES: tuple[str, ...] = (
     "router",
     "strengthener",
 )
+# the seam's role each builder role runs as (its PLUGINEVAL_<ROLE>_API_KEY, its usage)
+SEAM_ROLES = {
+    "synthesizer": "synthesizer",
+    "generator": "generator",
+    "argument_evaluator": "evaluator",
+    "result_evaluator": "evaluator",
+    "router": "router",
+    "strengthener": "synthesizer",
+}
 M = TypeVar("M", bound=BaseModel)
 
 
-class RoleConfig(BaseModel):
+class RoleConfig(ModelConfig):
+    """A ``[roles.<role>]`` table: the seam's ``ModelConfig`` with the builder's defaults (the key in
+    ``PLUGINEVAL_LLM_API_KEY``, 8 requests in flight, 3 client retries, temperature 0 always sent)."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     base_url: str
-    model: str
-    api_key_env: str = "PLUGINEVAL_LLM_API_KEY"
+    api_key_env: str | None = "PLUGINEVAL_LLM_API_KEY"
     concurrency: int = Field(default=8, ge=1, le=256)
-    timeout_s: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=3, ge=0, le=10)
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
-
-    def describe(self) -> str:
-        return f"llm: {self.model} at {self.base_url}"
 
 
 class RoleError(Exception):
@@ -93,36 +102,38 @@ class RouteOut(_Out):
 
 
 class RoleClient:
-    """One endpoint per role; shared cache file; created inside the build's event loop."""
+    """One seam client per role, one shared cache file; created inside the build's event loop."""
 
     def __init__(self, roles: Mapping[str, RoleConfig], cache_path: Path) -> None:
         self.roles = dict(roles)
-        cache_path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(cache_path))
-        self._db.execute("CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        self.cache = DiskCache(cache_path)
         self._clients: dict[str, Any] = {}
-        self._sems: dict[str, asyncio.Semaphore] = {}
-        self.calls: dict[str, int] = dict.fromkeys(roles, 0)
 
     def has(self, role: str) -> bool:
         return role in self.roles
 
+    @property
+    def calls(self) -> dict[str, int]:
+        """Requests sent per role (cache hits not counted)."""
+        return {r: (self._clients[r].usage.requests if r in self._clients else 0) for r in self.roles}
+
+    def usage(self) -> dict[str, dict[str, Any]]:
+        """The seam's accounting per role that ran (requests, cache hits, retries, tokens, latency)."""
+        return {r: c.usage.to_dict() for r, c in self._clients.items()}
+
     def _client(self, role: str) -> Any:
         if role not in self._clients:
-            from openai import AsyncOpenAI
+            from plugineval.models import ModelClient
 
-            c = self.roles[role]
-            key = os.environ.get(c.api_key_env) or os.environ.get("OPENAI_API_KEY") or "unused"
-            self._clients[role] = AsyncOpenAI(
-                base_url=c.base_url, api_key=key, timeout=c.timeout_s, max_retries=c.max_retries
-            )
-            self._sems[role] = asyncio.Semaphore(c.concurrency)
+            self._clients[role] = ModelClient(self.roles[role], role=SEAM_ROLES[role], cache=self.cache)
         return self._clients[role]
 
     async def aclose(self) -> None:
-        for c in self._clients.values():
-            await c.close()
-        self._db.close()
+        try:
+            for c in self._clients.values():
+                await c.aclose()
+        finally:
+            self.cache.close()
 
     async def ask(
         self,
@@ -132,41 +143,29 @@ class RoleClient:
         seed: int | None = None,
         temperature: float | None = None,
     ) -> M:
+        from plugineval.models import ModelError
+        from plugineval.models.structured import parse, response_format
+
         cfg = self.roles[role]
         prompt = (PROMPTS / f"{role}_v1.txt").read_text(encoding="utf-8")
         messages = [
             {"role": "system", "content": prompt},
             {"role": "user", "content": "DATA:\n" + json.dumps(data, ensure_ascii=False, sort_keys=True)},
         ]
-        temp = cfg.temperature if temperature is None else temperature
-        key = hashlib.sha256(
-            json.dumps([role, "v1", cfg.model, temp, seed, messages], ensure_ascii=False).encode()
-        ).hexdigest()
-        row = self._db.execute("SELECT value FROM answers WHERE key=?", (key,)).fetchone()
-        if row is not None:
-            return out.model_validate_json(row[0])
-        client = self._client(role)
-        try:
-            async with self._sems[role]:
-                self.calls[role] += 1
-                kwargs: dict[str, Any] = {
-                    "model": cfg.model,
-                    "messages": messages,
-                    "response_format": out,
-                    "temperature": temp,
-                }
-                if seed is not None:
-                    kwargs["seed"] = seed
-                resp = await client.chat.completions.parse(**kwargs)
-        except Exception as e:  # the client already retried 429 / 5xx / time-outs
+        body: dict[str, Any] = {
+            "messages": messages,
+            "response_format": response_format(out),
+            "temperature": cfg.temperature if temperature is None else temperature,
+        }
+        if seed is not None:
+            body["seed"] = seed
+        try:  # the seam answers from the cache, or asks (and caches only an answer that parses)
+            comp = await self._client(role).complete(body, check=lambda c: parse(c, out))
+            return parse(comp, out)
+        except ModelError as e:  # the client already retried 429 / 5xx / time-outs
+            raise RoleError(f"{role}: {e.type_name}: {e.text}"[:300]) from None
+        except Exception as e:  # no parsable answer (cut, refused, not the schema), or a client failure
             raise RoleError(f"{role}: {type(e).__name__}: {e}"[:300]) from None
-        parsed = resp.choices[0].message.parsed
-        if parsed is None:
-            raise RoleError(f"{role}: the model returned no parsable answer")
-        value = out.model_validate(parsed.model_dump())
-        self._db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?)", (key, value.model_dump_json()))
-        self._db.commit()
-        return value
 
 
 class LLMGenerator:
