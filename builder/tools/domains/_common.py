@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Container
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..runtime import ToolCtx
 
 # name: (latitude, longitude, tier). Mainland cities the stores cover.
 CITIES: dict[str, tuple[float, float, int]] = {
@@ -89,6 +94,23 @@ def canonical_city(name: str) -> str | None:
         if s.endswith(suffix) and s[: -len(suffix)] in CITIES:
             return s[: -len(suffix)]
     return None
+
+
+class CityArgument:
+    """A city argument's check, one per domain: ``check(ctx, value, arg)`` is the store's name for the
+    city when ``covered`` has it; otherwise the call fails with ``UNKNOWN_CITY`` and the domain's own
+    ``unknown`` message, a ``str.format`` template of ``value`` (what the call said) and ``arg`` (the
+    argument's name)."""
+
+    def __init__(self, unknown: str, covered: Container[str] = CITIES) -> None:
+        self.unknown = unknown
+        self.covered = covered
+
+    def __call__(self, ctx: ToolCtx, value: Any, arg: str = "city") -> str:
+        c = canonical_city(str(value))
+        if c is None or c not in self.covered:
+            ctx.fail("UNKNOWN_CITY", self.unknown.format(value=value, arg=arg))
+        return c
 
 
 def coords(city: str) -> tuple[float, float]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..runtime import ToolCtx, handler, stable_rng, stable_unit
 from . import entertainment_data as D
-from ._common import CITIES, canonical_city, hhmm, parse_hhmm
+from ._common import CITIES, CityArgument, hhmm, parse_hhmm
 
 STORE_VERSION = "1"
 SCHEMA_SQL = """
@@ -92,11 +92,7 @@ def populate(conn: sqlite3.Connection, rng: random.Random) -> None:
 
 
 # --- movies -------------------------------------------------------------------------------------
-def _city(ctx: ToolCtx, raw: str) -> str:
-    c = canonical_city(raw)
-    if c is None or c not in CITIES:
-        ctx.fail("UNKNOWN_CITY", f"city={raw!r} 不在服务城市之列（支持 {len(CITIES)} 个中国大陆城市）")
-    return c
+_city = CityArgument(f"city={{value!r}} 不在服务城市之列（支持 {len(CITIES)} 个中国大陆城市）")
 
 
 def _strip_title(s: str) -> str:

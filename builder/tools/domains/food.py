@@ -17,7 +17,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..runtime import ToolCtx, handler, stable_unit
-from ._common import CITIES, canonical_city, hhmm, parse_hhmm
+from ._common import CITIES, CityArgument, hhmm, parse_hhmm
 from .food_data import (
     CARRIER_NAMES,
     HOURLY_RATE,
@@ -76,11 +76,7 @@ def _iso(t: datetime) -> str:
     return f"{t:%Y-%m-%dT%H:%M:%S}+08:00"
 
 
-def _city(ctx: ToolCtx, value: str) -> str:
-    c = canonical_city(value)
-    if c is None or c not in CITIES:
-        ctx.fail("UNKNOWN_CITY", f"城市“{value}”不在服务范围内，请提供中国大陆地级市名称，如“杭州”")
-    return c
+_city = CityArgument("城市“{value}”不在服务范围内，请提供中国大陆地级市名称，如“杭州”")
 
 
 def _address_point(city: str, address: str) -> tuple[float, float]:

@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 
 from ..runtime import ToolCtx, handler, stable_unit
 from . import health_data as hd
-from ._common import CITIES, canonical_city, hhmm, parse_hhmm
+from ._common import CITIES, CityArgument, hhmm, parse_hhmm
 from .health_data import name_key
 from .health_data import populate as populate  # the store builder calls health.populate
 
@@ -77,13 +77,7 @@ CURRENT_USER = "U100001"
 
 
 # --- shared helpers ------------------------------------------------------------------------------
-def _city(ctx: ToolCtx, value: str) -> str:
-    c = canonical_city(value)
-    if c is None or c not in CITIES:
-        ctx.fail(
-            "UNKNOWN_CITY", f"city={value!r} 不在服务范围内；支持的城市如：{'、'.join(sorted(CITIES)[:8])} 等"
-        )
-    return c
+_city = CityArgument(f"city={{value!r}} 不在服务范围内；支持的城市如：{'、'.join(sorted(CITIES)[:8])} 等")
 
 
 def _local_now(ctx: ToolCtx) -> tuple[date, int]:

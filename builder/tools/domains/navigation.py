@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..runtime import ToolCtx, handler, stable_unit
-from ._common import CITIES, canonical_city, hhmm
+from ._common import CITIES, CityArgument, hhmm
 from .navigation_data import (
     FAMOUS_ROADS,
     LANDMARKS,
@@ -172,11 +172,7 @@ def populate(conn: sqlite3.Connection, rng: random.Random) -> None:
 
 
 # --- helpers ------------------------------------------------------------------------------------
-def _city(ctx: ToolCtx, value: str, arg: str = "city") -> str:
-    c = canonical_city(value)
-    if c is None or c not in CITIES:
-        ctx.fail("UNKNOWN_CITY", f"{arg}={value!r} 不是已覆盖的中国大陆城市")
-    return c
+_city = CityArgument("{arg}={value!r} 不是已覆盖的中国大陆城市")
 
 
 def _when(ctx: ToolCtx, args: dict[str, Any], key: str) -> datetime:

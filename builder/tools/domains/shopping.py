@@ -15,7 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..runtime import ToolCtx, handler, stable_unit
-from ._common import CITIES, canonical_city
+from ._common import CityArgument
 from .shopping_data import (
     CARRIERS,
     CATEGORIES,
@@ -113,11 +113,7 @@ def _iso(t: datetime) -> str:
     return f"{t:%Y-%m-%dT%H:%M:%S}+08:00"
 
 
-def _city(ctx: ToolCtx, args: dict[str, Any], arg: str) -> str:
-    c = canonical_city(str(args[arg]))
-    if c is None or c not in CITIES:
-        ctx.fail("UNKNOWN_CITY", f"{arg}={args[arg]!r} 不在服务范围内的城市列表中，请提供中国大陆地级市名称")
-    return c
+_city = CityArgument("{arg}={value!r} 不在服务范围内的城市列表中，请提供中国大陆地级市名称")
 
 
 def _parcel_view(ctx: ToolCtx, p: sqlite3.Row) -> dict[str, Any]:
@@ -171,7 +167,7 @@ def product_search(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
         if key in args:
             sql += f" AND {key}=?"
             params.append(str(args[key]).strip())
-    dest = _city(ctx, args, "ship_to") if "ship_to" in args else None
+    dest = _city(ctx, args["ship_to"], "ship_to") if "ship_to" in args else None
     today = ctx.today
     found = []
     for r in ctx.query(sql, tuple(params)):
@@ -307,7 +303,7 @@ def parcel_track(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
 
 @handler("parcel_price_quote")
 def parcel_price_quote(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
-    a, b = _city(ctx, args, "from_city"), _city(ctx, args, "to_city")
+    a, b = _city(ctx, args["from_city"], "from_city"), _city(ctx, args["to_city"], "to_city")
     weight = float(args["weight_kg"])
     billable = max(1, math.ceil(weight))
     zone, first, extra, days = quote_zone(a, b)
@@ -436,7 +432,7 @@ def secondhand_search(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
         params.append(f"%{t}%")
     if "city" in args:
         sql += " AND city=?"
-        params.append(_city(ctx, args, "city"))
+        params.append(_city(ctx, args["city"], "city"))
     if "condition" in args:
         sql += " AND condition=?"
         params.append(args["condition"])

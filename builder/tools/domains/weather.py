@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from typing import Any
 
 from ..runtime import ToolCtx, handler, stable_unit
-from ._common import CITIES, canonical_city, coords
+from ._common import CITIES, CityArgument, coords
 from .weather_data import (
     AQI_CATEGORIES,
     CLIMATE,
@@ -111,11 +111,7 @@ def populate(conn: sqlite3.Connection, rng: random.Random) -> None:
 # --- the daily weather model ----------------------------------------------------------------------
 
 
-def _city(ctx: ToolCtx, raw: str) -> str:
-    c = canonical_city(raw)
-    if c is None or c not in CLIMATE:
-        ctx.fail("UNKNOWN_CITY", f"暂无“{raw}”的天气数据，请换一个城市（支持全国主要城市及部分境外城市）")
-    return c
+_city = CityArgument("暂无“{value}”的天气数据，请换一个城市（支持全国主要城市及部分境外城市）", CLIMATE)
 
 
 def _normals(ctx: ToolCtx, city: str) -> list[Any]:
