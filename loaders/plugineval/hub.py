@@ -7,18 +7,15 @@ ignores the revision offline, a snapshot keyed by revision does not."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .sources import _rows_from_jsonl, default_source
+from .sources import LoadError, _rows_from_jsonl, default_source, resolve
 
 if TYPE_CHECKING:
     from datasets import Dataset
 
-
-class LoadError(ValueError):
-    """The source, config or split cannot be loaded; the message names what is wrong."""
+__all__ = ["LoadError", "card_metadata", "config_patterns", "data_files", "load"]
 
 
 def card_metadata(folder: Path) -> dict[str, Any]:
@@ -63,37 +60,6 @@ def data_files(folder: Path, config: str = "default", split: str = "test") -> li
     return sorted(files)
 
 
-def is_repo_id(src: str) -> bool:
-    return src.count("/") == 1 and not src.startswith((".", "/", "~")) and not Path(src).exists()
-
-
-def snapshot(repo_id: str, revision: str | None) -> Path:
-    """Download (or reuse offline) the dataset repo at ``revision``; the folder is keyed by it."""
-    from huggingface_hub import snapshot_download
-    from huggingface_hub.errors import LocalEntryNotFoundError, RevisionNotFoundError
-
-    try:
-        return Path(snapshot_download(repo_id, repo_type="dataset", revision=revision))
-    except RevisionNotFoundError:
-        raise LoadError(f"{repo_id}: no revision {revision!r} on the Hub (tags look like v1.0.0)") from None
-    except LocalEntryNotFoundError as e:
-        raise LoadError(
-            f"{repo_id}@{revision}: not in the local cache and the Hub cannot be reached "
-            f"(HF_HUB_OFFLINE={os.environ.get('HF_HUB_OFFLINE', '0')}): {e}"
-        ) from None
-
-
-def resolve(source: str | Path | None, revision: str | None) -> Path:
-    """A release folder for ``source``: the folder itself, or a snapshot of the repo at ``revision``."""
-    src = str(source) if source is not None else default_source()
-    p = Path(src).expanduser()
-    if p.is_dir():
-        return p
-    if is_repo_id(src):
-        return snapshot(src, revision)
-    raise LoadError(f"records source {src!r} is neither a release folder, a JSONL file nor a Hub repo id")
-
-
 def load(
     split: str = "test",
     config: str = "default",
@@ -106,7 +72,7 @@ def load(
     ``revision``: a tag ``vX.Y.Z``, a branch or a commit) or a JSONL file of rows (config ``default``
     only); the default is ``sources.default_source()``. ``revision`` is ignored for local sources."""
     src = str(source) if source is not None else default_source()
-    p = Path(src).expanduser()
+    p = resolve(src, revision)  # the one resolver ``load_records`` uses too
     if p.is_file():
         if config != "default":
             raise LoadError(f"{src}: a JSONL source has only the 'default' config, not {config!r}")
@@ -116,8 +82,7 @@ def load(
         if not rows:
             raise LoadError(f"{src}: no rows of split {split!r}")
         return Dataset.from_list(rows)
-    folder = resolve(src, revision)
-    files = data_files(folder, config, split)
+    files = data_files(p, config, split)
     from datasets import load_dataset
 
     ds = load_dataset("parquet", data_files={split: [str(f) for f in files]}, split=split)

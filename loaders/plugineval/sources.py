@@ -1,7 +1,9 @@
 """Where records come from: a release folder, a Hub repo id, or a JSONL file of rows (docs/format.md §2).
 
 The default is the local release folder when one was built (``dist/plugineval-zh``, or
-``PLUGINEVAL_RECORDS``), else the project's Hub repo (``PLUGINEVAL_HUB_REPO``).
+``PLUGINEVAL_RECORDS``), else the project's Hub repo (``PLUGINEVAL_HUB_REPO``). ``resolve`` turns a
+source into a file or a folder (a Hub repo through its ``snapshot`` at a revision) for both readers:
+``load_records`` here and ``plugineval.load`` (``plugineval.hub``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,15 @@ from .schema import Record, SchemaError
 
 HUB_REPO = "plugineval/plugineval-zh"
 LOCAL_RELEASE = Path("dist/plugineval-zh")
+
+
+class LoadError(ValueError):
+    """The source, config or split cannot be loaded; the message names what is wrong."""
+
+
+class SourceNotFound(LoadError, FileNotFoundError):
+    """Nothing where the source points: no such file or folder, or a Hub repo neither cached nor
+    reachable (a ``FileNotFoundError`` too, as the readers' callers catch it)."""
 
 
 @contextlib.contextmanager
@@ -57,7 +68,7 @@ def _rows_from_jsonl(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def _rows_from_folder(folder: Path, split: str, config: str = "default") -> list[dict[str, Any]]:
+def _rows_from_folder(folder: Path, split: str) -> list[dict[str, Any]]:
     files = sorted((folder / "data" / split).glob("*.parquet"))
     if not files:
         raise FileNotFoundError(f"{folder}: no parquet files for split {split!r} under data/{split}/")
@@ -69,24 +80,46 @@ def _rows_from_folder(folder: Path, split: str, config: str = "default") -> list
     return rows
 
 
-def snapshot(repo_id: str, revision: str | None) -> Path:
-    from huggingface_hub import snapshot_download
+def is_repo_id(src: str) -> bool:
+    return src.count("/") == 1 and not src.startswith((".", "/", "~")) and not Path(src).exists()
 
-    return Path(snapshot_download(repo_id, repo_type="dataset", revision=revision))
+
+def snapshot(repo_id: str, revision: str | None) -> Path:
+    """Download (or reuse offline) the dataset repo at ``revision``; the folder is keyed by it."""
+    from huggingface_hub import snapshot_download
+    from huggingface_hub.errors import LocalEntryNotFoundError, RevisionNotFoundError
+
+    try:
+        return Path(snapshot_download(repo_id, repo_type="dataset", revision=revision))
+    except RevisionNotFoundError:
+        raise LoadError(f"{repo_id}: no revision {revision!r} on the Hub (tags look like v1.0.0)") from None
+    except LocalEntryNotFoundError as e:
+        raise SourceNotFound(
+            f"{repo_id}@{revision}: not in the local cache and the Hub cannot be reached "
+            f"(HF_HUB_OFFLINE={os.environ.get('HF_HUB_OFFLINE', '0')}): {e}"
+        ) from None
+
+
+def resolve(source: str | Path | None, revision: str | None) -> Path:
+    """The JSONL file or release folder ``source`` names (``None``: ``default_source()``): a local
+    path as it is, a Hub dataset repo id as its snapshot at ``revision``."""
+    src = str(source) if source is not None else default_source()
+    p = Path(src).expanduser()
+    if p.is_file() or p.is_dir():
+        return p
+    if is_repo_id(src):
+        return snapshot(src, revision)
+    raise SourceNotFound(
+        f"records source {src!r} is neither a release folder, a JSONL file nor a Hub repo id"
+    )
 
 
 def load_rows(
     source: str | Path | None = None, split: str = "test", revision: str | None = None
 ) -> list[dict[str, Any]]:
-    src = str(source) if source is not None else default_source()
-    p = Path(src)
-    if p.is_file():
-        return _rows_from_jsonl(p)
-    if p.is_dir():
-        return _rows_from_folder(p, split)
-    if src.count("/") == 1 and not src.startswith((".", "/")):
-        return _rows_from_folder(snapshot(src, revision), split)
-    raise FileNotFoundError(f"records source {src!r} is neither a file, a release folder nor a Hub repo id")
+    """The rows of ``split`` (a JSONL file: all its rows), untyped."""
+    p = resolve(source, revision)
+    return _rows_from_jsonl(p) if p.is_file() else _rows_from_folder(p, split)
 
 
 def load_records(
