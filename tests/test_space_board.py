@@ -155,6 +155,132 @@ def test_an_older_file_gets_the_new_columns_and_trials_round_trip(tmp_path: Path
     assert Entry.from_json({k: v for k, v in old.to_json().items() if k != "more_trials"}).more_trials == []
 
 
+# The leaderboard file as the code before the schema version wrote it (PRAGMA user_version 0), literally:
+# the first table, then the columns that opening an older file used to add one ALTER at a time.
+OLD_DDL = """
+CREATE TABLE IF NOT EXISTS entries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    content_hash TEXT NOT NULL UNIQUE,
+    created TEXT NOT NULL,
+    model TEXT NOT NULL,
+    organisation TEXT NOT NULL,
+    link TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    status TEXT NOT NULL,
+    dataset_version TEXT NOT NULL,
+    judge_version TEXT NOT NULL,
+    judge_mode TEXT NOT NULL,
+    judge_model TEXT NOT NULL,
+    cost_usd REAL,
+    latency_ms REAL,
+    verdicts BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS bundles (
+    digest TEXT PRIMARY KEY,
+    created TEXT NOT NULL,
+    model TEXT NOT NULL,
+    data BLOB NOT NULL
+)
+"""
+OLD_ADDED = """
+ALTER TABLE entries ADD COLUMN bundle_hash TEXT;
+ALTER TABLE entries ADD COLUMN model_card TEXT NOT NULL DEFAULT '';
+ALTER TABLE entries ADD COLUMN trained_on_plugineval INTEGER;
+ALTER TABLE entries ADD COLUMN more_trials BLOB
+"""
+OLD_COLS = (
+    "content_hash, created, model, organisation, link, kind, status, dataset_version, judge_version, "
+    "judge_mode, judge_model, cost_usd, latency_ms, verdicts"
+)
+
+
+@pytest.mark.parametrize("added", [False, True], ids=["first-table", "with-added-columns"])
+def test_an_unversioned_file_migrates_keeping_its_rows(tmp_path: Path, added: bool) -> None:
+    from plugineval_space.store import COLUMNS, SCHEMA_VERSION
+
+    path = tmp_path / "old.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript(OLD_DDL + (";" + OLD_ADDED if added else ""))
+    v1, v2 = _verdicts(2, 1, 1, 0), _verdicts(1, 0, 3, 1, "hard")
+    con.execute(
+        f"INSERT INTO entries ({OLD_COLS}) VALUES "
+        "('h1', '2026-01-02 03:04:05', 'old-a', 'org', 'https://a', 'submission', 'self-reported', "
+        "'1.0.0', '1.1.0', 'rules', '', 0.25, 12.5, ?)",
+        (pack_verdicts(v1),),
+    )
+    con.execute(
+        f"INSERT INTO entries ({OLD_COLS}) VALUES "
+        "('h2', '2026-01-03 00:00:00', 'old-b', '', '', 'baseline', 'verified', "
+        "'1.0.0', '1.1.0', 'hybrid', 'gpt-x', NULL, NULL, ?)",
+        (pack_verdicts(v2),),
+    )
+    if added:
+        con.execute("UPDATE entries SET bundle_hash = 'b1', model_card = 'card', trained_on_plugineval = 0")
+    con.execute("INSERT INTO bundles VALUES ('b1', '2026-01-02 03:04:05', 'old-a', x'7a6970')")
+    con.commit()
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 0
+    con.close()
+
+    board = SqliteBoard(path)
+    a, b = board.entries()
+    assert (a.content_hash, a.created, a.model, a.organisation, a.link, a.kind, a.status) == (
+        "h1",
+        "2026-01-02 03:04:05",
+        "old-a",
+        "org",
+        "https://a",
+        "submission",
+        "self-reported",
+    )
+    assert (a.dataset_version, a.judge_version, a.judge_mode, a.judge_model) == (
+        "1.0.0",
+        "1.1.0",
+        "rules",
+        "",
+    )
+    assert (a.cost_usd, a.latency_ms, a.verdicts) == (0.25, 12.5, v1)
+    assert (b.model, b.judge_model, b.cost_usd, b.latency_ms, b.verdicts) == (
+        "old-b",
+        "gpt-x",
+        None,
+        None,
+        v2,
+    )
+    for e in (a, b):  # the columns the old file lacked read as their defaults; those it had keep their values
+        assert e.more_trials == []
+        if added:
+            assert (e.bundle_hash, e.model_card, e.trained_on_plugineval) == ("b1", "card", False)
+        else:
+            assert (e.bundle_hash, e.model_card, e.trained_on_plugineval) == (None, "", None)
+    assert board.bundle("b1") == b"zip" and board.bundle_digests() == ["b1"]
+
+    con = sqlite3.connect(path)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert {r[1] for r in con.execute("PRAGMA table_info(entries)")} == {"id", *COLUMNS}
+    con.close()
+    new = _entry(
+        "new", _verdicts(3, 0, 1, 0), more_trials=[_verdicts(2, 1, 1, 0)], trained_on_plugineval=True
+    )
+    assert board.add(new) and not board.add(new)
+    again = SqliteBoard(path).entries()  # a migrated file opens as it is
+    assert [e.model for e in again] == ["old-a", "old-b", "new"] and again[:2] == [a, b]
+    assert again[2].more_trials == new.more_trials and again[2].trained_on_plugineval is True
+
+
+def test_a_new_file_is_versioned_and_a_newer_one_is_refused(tmp_path: Path) -> None:
+    from plugineval_space.store import SCHEMA_VERSION
+
+    board = SqliteBoard(tmp_path / "new.sqlite")
+    assert board.count() == 0
+    con = sqlite3.connect(board.path)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    con.commit()
+    con.close()
+    with pytest.raises(RuntimeError, match="newer than this code"):
+        SqliteBoard(board.path).count()
+
+
 # --- leaderboard rows and mixtures ---------------------------------------------------------------------
 
 

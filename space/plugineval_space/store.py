@@ -18,7 +18,8 @@ import threading
 import time
 import zlib
 from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -56,28 +57,54 @@ def unpack_verdicts(blob: bytes) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _pack_trials(trials: list[dict[str, dict[str, Any]]]) -> bytes | None:
+    return zlib.compress(json.dumps([pack_verdicts(t).hex() for t in trials]).encode(), 6) if trials else None
+
+
+def _unpack_trials(blob: bytes | None) -> list[dict[str, dict[str, Any]]]:
+    if not blob:
+        return []
+    return [unpack_verdicts(bytes.fromhex(h)) for h in json.loads(zlib.decompress(blob))]
+
+
+def _sql(decl: str) -> dict[str, str]:
+    """A field's metadata: it is stored in the ``entries`` column of its name, declared ``decl``."""
+    return {"sql": decl}
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
 @dataclass
 class Entry:
-    """One leaderboard row: who, what was scored, and the per-record verdicts."""
+    """One leaderboard row: who, what was scored, and the per-record verdicts.
 
-    model: str
-    organisation: str
-    link: str
-    kind: str  # "baseline" | "submission"
-    status: str  # "verified" | "self-reported"
-    dataset_version: str
-    judge_version: str
-    judge_mode: str
-    judge_model: str
-    cost_usd: float | None
-    latency_ms: float | None
-    verdicts: dict[str, dict[str, Any]]
-    content_hash: str
-    created: str = field(default_factory=lambda: datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S"))
-    bundle_hash: str | None = None  # the kept submission bundle this row was scored from
-    model_card: str = ""
-    trained_on_plugineval: bool | None = None  # as the bundle declares it; None: not declared
-    more_trials: list[dict[str, dict[str, Any]]] = field(default_factory=list)
+    Each field is also its ``entries`` column (declared in the field's metadata): the SQLite table,
+    the columns read and written and the migration of an older file all derive from this class, so a
+    new field is one line here (with a default, and a column that can be added to existing rows:
+    nullable or with a DEFAULT) and a bump of ``SCHEMA_VERSION``."""
+
+    model: str = field(metadata=_sql("TEXT NOT NULL"))
+    organisation: str = field(metadata=_sql("TEXT NOT NULL"))
+    link: str = field(metadata=_sql("TEXT NOT NULL"))
+    kind: str = field(metadata=_sql("TEXT NOT NULL"))  # "baseline" | "submission"
+    status: str = field(metadata=_sql("TEXT NOT NULL"))  # "verified" | "self-reported"
+    dataset_version: str = field(metadata=_sql("TEXT NOT NULL"))
+    judge_version: str = field(metadata=_sql("TEXT NOT NULL"))
+    judge_mode: str = field(metadata=_sql("TEXT NOT NULL"))
+    judge_model: str = field(metadata=_sql("TEXT NOT NULL"))
+    cost_usd: float | None = field(metadata=_sql("REAL"))
+    latency_ms: float | None = field(metadata=_sql("REAL"))
+    verdicts: dict[str, dict[str, Any]] = field(metadata=_sql("BLOB NOT NULL"))  # pack_verdicts
+    content_hash: str = field(metadata=_sql("TEXT NOT NULL UNIQUE"))
+    created: str = field(default_factory=_now, metadata=_sql("TEXT NOT NULL"))
+    bundle_hash: str | None = field(default=None, metadata=_sql("TEXT"))
+    """The kept submission bundle this row was scored from."""
+    model_card: str = field(default="", metadata=_sql("TEXT NOT NULL DEFAULT ''"))
+    trained_on_plugineval: bool | None = field(default=None, metadata=_sql("INTEGER"))
+    """As the bundle declares it; None: not declared."""
+    more_trials: list[dict[str, dict[str, Any]]] = field(default_factory=list, metadata=_sql("BLOB"))
     """Verdicts of trials 2 … K when the submission carried K > 1 (``verdicts`` is trial 1)."""
 
     def to_json(self) -> dict[str, Any]:
@@ -88,10 +115,9 @@ class Entry:
     def from_json(cls, d: dict[str, Any]) -> Entry:
         from dataclasses import MISSING
 
-        fields = cls.__dataclass_fields__
         keep = {
             k: d.get(k)
-            for k, f in fields.items()
+            for k, f in cls.__dataclass_fields__.items()
             if k in d or (f.default is MISSING and f.default_factory is MISSING)
         }  # a row of an older snapshot lacks the later fields: their defaults
         return cls(**keep)  # type: ignore[arg-type]
@@ -132,56 +158,71 @@ class Board(ABC):
         """Every kept bundle, oldest first."""
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS entries (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    content_hash TEXT NOT NULL UNIQUE,
-    created TEXT NOT NULL,
-    model TEXT NOT NULL,
-    organisation TEXT NOT NULL,
-    link TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    status TEXT NOT NULL,
-    dataset_version TEXT NOT NULL,
-    judge_version TEXT NOT NULL,
-    judge_mode TEXT NOT NULL,
-    judge_model TEXT NOT NULL,
-    cost_usd REAL,
-    latency_ms REAL,
-    verdicts BLOB NOT NULL
-);
-CREATE TABLE IF NOT EXISTS bundles (
-    digest TEXT PRIMARY KEY,
-    created TEXT NOT NULL,
-    model TEXT NOT NULL,
-    data BLOB NOT NULL
-)
-"""
-# columns added after the first release of the table: added to an older file when it is opened
-_ADDED = {
-    "bundle_hash": "TEXT",
-    "model_card": "TEXT NOT NULL DEFAULT ''",
-    "trained_on_plugineval": "INTEGER",
-    "more_trials": "BLOB",
+# --- the SQLite layout, derived from Entry ------------------------------------------------------------
+
+SCHEMA_VERSION = 1
+"""``PRAGMA user_version`` of a board file. 0: the unversioned layout before it (the first table, and
+the columns later added to it on open); 1: every column of ``Entry``. Opening an older file migrates
+it (``_migrate``); a newer one is refused."""
+
+COLUMNS: dict[str, str] = {f.name: f.metadata["sql"] for f in fields(Entry)}
+"""Column name → declaration, in ``Entry``'s order."""
+
+
+def _same(v: Any) -> Any:
+    return v
+
+
+# how a value is stored and read back where the column's type is not the field's
+_ENCODE: dict[str, Callable[[Any], Any]] = {"verdicts": pack_verdicts, "more_trials": _pack_trials}
+_DECODE: dict[str, Callable[[Any], Any]] = {
+    "verdicts": unpack_verdicts,
+    "more_trials": _unpack_trials,
+    "model_card": lambda s: s or "",  # NULL in a row added before the column had its default
+    "trained_on_plugineval": lambda i: None if i is None else bool(i),
 }
-_COLS = (
-    "content_hash",
-    "created",
-    "model",
-    "organisation",
-    "link",
-    "kind",
-    "status",
-    "dataset_version",
-    "judge_version",
-    "judge_mode",
-    "judge_model",
-    "cost_usd",
-    "latency_ms",
-    "bundle_hash",
-    "model_card",
-    "trained_on_plugineval",
+
+_TABLES = (
+    "CREATE TABLE IF NOT EXISTS entries (\n    id INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+    + ",\n".join(f"    {c} {decl}" for c, decl in COLUMNS.items())
+    + "\n)",
+    "CREATE TABLE IF NOT EXISTS bundles (\n"
+    "    digest TEXT PRIMARY KEY,\n    created TEXT NOT NULL,\n    model TEXT NOT NULL,\n    data BLOB NOT NULL\n)",
 )
+
+
+def _addable(decl: str) -> bool:
+    """Whether ``ALTER TABLE … ADD COLUMN`` can add the column to existing rows."""
+    d = decl.upper()
+    return "UNIQUE" not in d and ("NOT NULL" not in d or "DEFAULT" in d)
+
+
+def _migrate(con: sqlite3.Connection, path: Path) -> None:
+    """Bring the file to ``SCHEMA_VERSION`` in one transaction (other boards may open it at once).
+
+    Every version so far only adds columns: the tables are created where missing and each column of
+    ``Entry`` that the file lacks is added with its declaration (its default fills the old rows)."""
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        version: int = con.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(
+                f"{path}: leaderboard schema version {version} is newer than this code's {SCHEMA_VERSION}"
+            )
+        if version < SCHEMA_VERSION:
+            for ddl in _TABLES:
+                con.execute(ddl)
+            have = {row[1] for row in con.execute("PRAGMA table_info(entries)")}
+            for col, decl in COLUMNS.items():
+                if col not in have:
+                    if not _addable(decl):
+                        raise RuntimeError(f"{path}: cannot add column {col} {decl} to existing rows")
+                    con.execute(f"ALTER TABLE entries ADD COLUMN {col} {decl}")
+            con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
 
 
 class SqliteBoard(Board):
@@ -211,7 +252,7 @@ class SqliteBoard(Board):
         "database is locked" at once instead of waiting for the busy timeout, so that is retried
         (for up to 30 s) until this or another board has switched it."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        con = sqlite3.connect(self.path, timeout=30)
+        con = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         try:
             deadline = time.monotonic() + 30
             while con.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
@@ -221,16 +262,7 @@ class SqliteBoard(Board):
                     if "locked" not in str(err) or time.monotonic() > deadline:
                         raise
                     time.sleep(0.02)
-            con.executescript(_SCHEMA)
-            have = {row[1] for row in con.execute("PRAGMA table_info(entries)")}
-            for col, decl in _ADDED.items():
-                if col not in have:
-                    try:
-                        con.execute(f"ALTER TABLE entries ADD COLUMN {col} {decl}")
-                    except sqlite3.OperationalError as err:  # another board added it first
-                        if "duplicate column" not in str(err):
-                            raise
-            con.commit()
+            _migrate(con, self.path)
         finally:
             con.close()
 
@@ -239,13 +271,9 @@ class SqliteBoard(Board):
         try:
             con.execute("BEGIN IMMEDIATE")
             cur = con.execute(
-                f"INSERT OR IGNORE INTO entries ({', '.join(_COLS)}, verdicts, more_trials) "
-                f"VALUES ({', '.join('?' * (len(_COLS) + 2))})",
-                (
-                    *(getattr(entry, c) for c in _COLS),
-                    pack_verdicts(entry.verdicts),
-                    _pack_trials(entry.more_trials),
-                ),
+                f"INSERT OR IGNORE INTO entries ({', '.join(COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(COLUMNS))})",
+                tuple(_ENCODE.get(c, _same)(getattr(entry, c)) for c in COLUMNS),
             )
             con.execute("COMMIT")
             return cur.rowcount == 1
@@ -280,18 +308,12 @@ class SqliteBoard(Board):
             key = n * 1_000_003 + last
             if self._cache is not None and self._cache[0] == key:
                 return list(self._cache[1])
-            rows = con.execute(
-                f"SELECT {', '.join(_COLS)}, verdicts, more_trials FROM entries ORDER BY id"
-            ).fetchall()
+            rows = con.execute(f"SELECT {', '.join(COLUMNS)} FROM entries ORDER BY id").fetchall()
         finally:
             con.close()
-        out = []
-        for row in rows:
-            d = dict(zip(_COLS, row[:-2], strict=True))
-            d["model_card"] = d["model_card"] or ""
-            if d["trained_on_plugineval"] is not None:
-                d["trained_on_plugineval"] = bool(d["trained_on_plugineval"])
-            out.append(Entry(**d, verdicts=unpack_verdicts(row[-2]), more_trials=_unpack_trials(row[-1])))
+        out = [
+            Entry(**{c: _DECODE.get(c, _same)(v) for c, v in zip(COLUMNS, row, strict=True)}) for row in rows
+        ]
         self._cache = (key, out)
         return list(out)
 
@@ -320,16 +342,6 @@ class SqliteBoard(Board):
             return [r[0] for r in con.execute("SELECT digest FROM bundles ORDER BY rowid")]
         finally:
             con.close()
-
-
-def _pack_trials(trials: list[dict[str, dict[str, Any]]]) -> bytes | None:
-    return zlib.compress(json.dumps([pack_verdicts(t).hex() for t in trials]).encode(), 6) if trials else None
-
-
-def _unpack_trials(blob: bytes | None) -> list[dict[str, dict[str, Any]]]:
-    if not blob:
-        return []
-    return [unpack_verdicts(bytes.fromhex(h)) for h in json.loads(zlib.decompress(blob))]
 
 
 class HubBoard(Board):
