@@ -209,10 +209,11 @@ def _migrate(con: sqlite3.Connection, path: Path) -> None:
             raise RuntimeError(
                 f"{path}: leaderboard schema version {version} is newer than this code's {SCHEMA_VERSION}"
             )
-        if version < SCHEMA_VERSION:
+        have = {row[1] for row in con.execute("PRAGMA table_info(entries)")}
+        if version < SCHEMA_VERSION or not have >= COLUMNS.keys():  # (a field added without a bump too)
             for ddl in _TABLES:
                 con.execute(ddl)
-            have = {row[1] for row in con.execute("PRAGMA table_info(entries)")}
+            have = have or {row[1] for row in con.execute("PRAGMA table_info(entries)")}
             for col, decl in COLUMNS.items():
                 if col not in have:
                     if not _addable(decl):
