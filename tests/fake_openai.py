@@ -180,3 +180,50 @@ def with_reasoning(behaviour: Behaviour, field: str = "reasoning_content", text:
         return msg
 
     return run
+
+
+# --- the same behaviours without a server: the package's mock provider ---------------------------
+
+
+class MockServer:
+    """``FakeOpenAI``'s interface (``base_url``, ``requests``, ``behaviour``, ``latency_s``) on the
+    package's mock provider (``plugineval.models.mock``): ``base_url`` is ``mock://<name>``, no socket.
+    A behaviour's ``HTTPFail(status)`` becomes the mock's error reply of that status (a 429 with
+    ``Retry-After: 0``, as the server sends it)."""
+
+    _n = 0
+
+    def __init__(self, behaviour: Behaviour, latency_s: float = 0.0) -> None:
+        from plugineval.models.mock import MockProvider
+
+        MockServer._n += 1
+        self.name = f"test-{MockServer._n}"
+        self.behaviour = behaviour
+        self.provider = MockProvider(self._reply, latency_s=latency_s)
+
+    def _reply(self, body: dict[str, Any]) -> Any:
+        from plugineval.models.mock import error
+
+        try:
+            return self.behaviour(body)
+        except HTTPFail as e:
+            return error(e.status, str(e), retry_after=0.0 if e.status == 429 else None)
+
+    @property
+    def base_url(self) -> str:
+        return f"mock://{self.name}"
+
+    @property
+    def requests(self) -> list[dict[str, Any]]:
+        return self.provider.requests
+
+    def __enter__(self) -> MockServer:
+        from plugineval.models.mock import register
+
+        register(self.name, self.provider)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        from plugineval.models.mock import unregister
+
+        unregister(self.name)

@@ -1,9 +1,10 @@
-"""PCCF roles through the real `openai` client against a local OpenAI-compatible server."""
+"""PCCF roles on the model seam: end to end through the real `openai` client against a local
+OpenAI-compatible server (generator and evaluators in Stage I, the synthesizer, the router), the
+rest on the package's mock provider."""
 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +22,10 @@ from plugineval.builder.synth.synthesizer import Candidate
 from plugineval.builder.tools.server import ToolExecutor
 from plugineval.builder.tools.store import Store
 from plugineval.catalog import load_catalog
+from plugineval.models.mock import slow
 from plugineval.schema import Call
 
-from fake_openai import FakeOpenAI
+from fake_openai import FakeOpenAI, MockServer
 
 CAT = load_catalog()
 REF = "2026-03-18T09:30:00+08:00"
@@ -62,9 +64,8 @@ def scripted(
     def behaviour(body: dict[str, Any]) -> dict[str, Any]:
         role, data = _data(body)
         if role == "annotate a function-calling":
-            if delay:
-                time.sleep(delay)
-            return _answer(first if not data["history"] else second)
+            answer = _answer(first if not data["history"] else second)
+            return slow(delay, answer) if delay else answer  # type: ignore[return-value]
         if role == "check the arguments":
             return _answer({"score": arg_score, "justified": justified, "justification": "ok"})
         if role == "check whether tool outputs":
@@ -79,7 +80,7 @@ def _call(name: str, **args: Any) -> dict[str, Any]:
 
 
 def _verify(
-    server: FakeOpenAI,
+    server: FakeOpenAI | MockServer,
     tmp: Path,
     query: str,
     kind: str,
@@ -145,7 +146,7 @@ def test_execution_error_is_fed_back_and_repaired(tmp_path: Path) -> None:
             )
         ]
     }
-    with FakeOpenAI(scripted(bad, good)) as srv:
+    with MockServer(scripted(bad, good)) as srv:
         v = _verify(srv, tmp_path, "给张伟订一张2026年3月20日G1的二等座", "trigger", ["llm"])
     assert v.accepted and v.rounds == 2
     errs = v.trace[0]["proposals"][0]["execution_errors"]
@@ -154,7 +155,7 @@ def test_execution_error_is_fed_back_and_repaired(tmp_path: Path) -> None:
 
 def test_justified_abstention_confirms_an_underspecified_query(tmp_path: Path) -> None:
     abstain = {"abstain": True, "reason": "missing_information", "missing": ["from_city", "date"]}
-    with FakeOpenAI(scripted(abstain, abstain, justified=True)) as srv:
+    with MockServer(scripted(abstain, abstain, justified=True)) as srv:
         v = _verify(
             srv,
             tmp_path,
@@ -169,7 +170,7 @@ def test_justified_abstention_confirms_an_underspecified_query(tmp_path: Path) -
 
 def test_timed_out_generator_is_ineligible_and_others_carry_on(tmp_path: Path) -> None:
     good = {"calls": [_call("train_search_tickets", from_city="北京", to_city="上海", date="2026-03-20")]}
-    with FakeOpenAI(scripted(good, good, delay=2.0)) as srv:
+    with MockServer(scripted(good, good, delay=2.0)) as srv:
         v = _verify(
             srv,
             tmp_path,
@@ -191,3 +192,72 @@ def test_unknown_role_and_llm_generator_without_endpoint_are_config_errors() -> 
         BuildConfig.model_validate(
             {**base, "stage1": {**base["stage1"], "generators": ["llm", "slot_parser"]}}
         )
+
+
+def test_synthesizer_and_router_roles_end_to_end_and_their_cache(tmp_path: Path) -> None:
+    """The synthesizer and router roles through the real client: strict structured output sent, the
+    answer parsed; the router's sampled seeds are separate cache entries, a repeat is a hit, and a
+    second client over the same cache file asks nothing."""
+    from plugineval.builder.pccf.llm_roles import QueryOut, RouteOut
+
+    def behaviour(body: dict[str, Any]) -> dict[str, Any]:
+        role, _ = _data(body)
+        fmt = body["response_format"]
+        assert fmt["type"] == "json_schema" and fmt["json_schema"]["strict"] is True
+        if role == "write one natural":
+            assert fmt["json_schema"]["name"] == "QueryOut" and body["temperature"] == 0.0
+            return _answer({"query": "明天从北京去上海的火车有哪些"})
+        if role == "route a Chinese":
+            assert body["temperature"] == 0.7 and "seed" in body
+            return _answer({"tool": "train_search_tickets" if body["seed"] == 0 else None})
+        raise AssertionError(role)
+
+    async def go(srv: FakeOpenAI) -> tuple[list[Any], dict[str, int]]:
+        roles = {
+            r: RoleConfig(base_url=srv.base_url, model="fake", max_retries=0)
+            for r in ("synthesizer", "router")
+        }
+        llm = RoleClient(roles, tmp_path / "cache.sqlite")
+        try:
+            got: list[Any] = [await llm.ask("synthesizer", {"plugin": "rail_tickets"}, QueryOut)]
+            for seed in (0, 1, 0):
+                got.append(
+                    await llm.ask("router", {"query": got[0].query}, RouteOut, seed=seed, temperature=0.7)
+                )
+            return got, llm.calls
+        finally:
+            await llm.aclose()
+
+    with FakeOpenAI(behaviour) as srv:
+        got, calls = anyio.run(go, srv)
+        assert got[0].query == "明天从北京去上海的火车有哪些"
+        assert [g.tool for g in got[1:]] == ["train_search_tickets", None, "train_search_tickets"]
+        assert calls == {"synthesizer": 1, "router": 2} and len(srv.requests) == 3
+        _, again = anyio.run(go, srv)
+    assert again == {"synthesizer": 0, "router": 0} and len(srv.requests) == 3
+
+
+def test_a_role_that_fails_raises_role_error_and_is_not_cached(tmp_path: Path) -> None:
+    from plugineval.builder.pccf.llm_roles import QueryOut, RoleError
+
+    replies = iter(['{"query": ""}', "not json", '{"query": "明天的火车"}'])
+
+    async def go(srv: MockServer) -> list[str]:
+        llm = RoleClient({"synthesizer": RoleConfig(base_url=srv.base_url, model="m")}, tmp_path / "c.sqlite")
+        out = []
+        try:
+            for _ in range(3):
+                try:
+                    out.append((await llm.ask("synthesizer", {"plugin": "rail_tickets"}, QueryOut)).query)
+                except RoleError as e:
+                    out.append(str(e))
+        finally:
+            await llm.aclose()
+        return out
+
+    with MockServer(lambda body: {"content": next(replies)}) as srv:
+        got = anyio.run(go, srv)
+    assert got[0].startswith("synthesizer: ValidationError") and got[1].startswith(
+        "synthesizer: ValidationError"
+    )
+    assert got[2] == "明天的火车" and len(srv.requests) == 3

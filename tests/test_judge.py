@@ -198,7 +198,7 @@ def test_hybrid_settles_undecided_pairs_of_alternative_lists_and_extras(tmp_path
     an undecided ``extra`` value (against the listed values), and its answer decides the verdict."""
     from plugineval.judge import LLMConfig
 
-    from fake_openai import FakeOpenAI, judge_data
+    from fake_openai import MockServer, judge_data
 
     def synonyms(body: dict[str, Any]) -> dict[str, Any]:
         d = judge_data(body)
@@ -214,7 +214,7 @@ def test_hybrid_settles_undecided_pairs_of_alternative_lists_and_extras(tmp_path
         "x": make_pred("x", [("cuisine", {"city": "成都", "style": "四川菜"})]),
     }
     assert str(JUDGE.judge_one(rec, preds["h"]).outcome) == "FN"  # rules alone: undecided
-    with FakeOpenAI(synonyms) as srv:
+    with MockServer(synonyms) as srv:
         cfg = LLMConfig(base_url=srv.base_url, model="fake-judge", cache_path=str(tmp_path / "c.sqlite"))
         got = Judge("hybrid", cfg).run([rec, extra], preds)  # type: ignore[arg-type]
     assert str(got["h"].outcome) == "TP" and got["h"].scored_against == 0

@@ -1,5 +1,7 @@
-"""``plugineval predict``: the real ``openai`` client against a local server, resumability, the
-prompt-based parser, and the three offline baselines scored end to end by ``plugineval.evaluate``."""
+"""``plugineval predict``: the model role end to end (the real ``openai`` client against a local server,
+and a server that dies or a process killed mid-run), the rest on the package's mock provider (reply
+forms, retries, refusals, resumability), the prompt-based parser, and the three offline baselines
+scored end to end by ``plugineval.evaluate``."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from plugineval.sources import load_records
 from fake_openai import (
     FakeOpenAI,
     HTTPFail,
+    MockServer,
     dies_after,
     fails_first,
     hermes_content,
@@ -70,7 +73,7 @@ def gold_answer(records: list[Record], broken: set[str] = frozenset()) -> Any:  
     return run
 
 
-def _cfg(tmp: Path, srv: FakeOpenAI, **kw: Any) -> PredictConfig:
+def _cfg(tmp: Path, srv: FakeOpenAI | MockServer, **kw: Any) -> PredictConfig:
     base: dict[str, Any] = {
         "model": "fake-model",
         "out": tmp / "preds.jsonl",
@@ -119,7 +122,7 @@ def test_native_tool_calls_score_as_the_gold(tmp_path: Path, records: list[Recor
 def test_unknown_model_has_no_cost_and_auto_sends_no_parallel_flag(
     tmp_path: Path, records: list[Record]
 ) -> None:
-    with FakeOpenAI(gold_answer(records)) as srv:
+    with MockServer(gold_answer(records)) as srv:
         s = run_predict(_cfg(tmp_path, srv, limit=3), records)
     assert all("parallel_tool_calls" not in b for b in srv.requests)
     lines = _lines(s.out)
@@ -129,7 +132,7 @@ def test_unknown_model_has_no_cost_and_auto_sends_no_parallel_flag(
 
 def test_malformed_tool_call_json_scores_invalid_output(tmp_path: Path, records: list[Record]) -> None:
     pos = sorted(r.id for r in records if r.gold_calls)[0]
-    with FakeOpenAI(gold_answer(records, broken={pos})) as srv:
+    with MockServer(gold_answer(records, broken={pos})) as srv:
         s = run_predict(_cfg(tmp_path, srv), records)
     line = next(x for x in _lines(s.out) if x["id"] == pos)
     assert line["tool_calls"][0]["function"]["arguments"] == '{"from": "北京", '
@@ -156,7 +159,7 @@ def test_prompted_mode_parses_calls_from_the_reply(tmp_path: Path, records: list
             }
         return {"content": "这个不需要工具。"}
 
-    with FakeOpenAI(reply) as srv:
+    with MockServer(reply) as srv:
         s = run_predict(_cfg(tmp_path, srv, mode="prompted"), records)
     lines = {x["id"]: x for x in _lines(s.out)}
     assert lines[garbled]["error"].startswith("unparsable_output")
@@ -201,15 +204,15 @@ def test_parse_reply_rejects(text: str) -> None:
         parse_reply(text)
 
 
-def test_429_then_success_through_the_client(tmp_path: Path, records: list[Record]) -> None:
-    with FakeOpenAI(fails_first(1, 429, gold_answer(records))) as srv:
+def test_429_then_success_is_retried(tmp_path: Path, records: list[Record]) -> None:
+    with MockServer(fails_first(1, 429, gold_answer(records))) as srv:
         s = run_predict(_cfg(tmp_path, srv, concurrency=1, limit=2), records)
     assert len(srv.requests) == 3 and s.status == "complete"
     assert all("error" not in x for x in _lines(s.out))
 
 
 def test_runner_retries_what_the_client_gave_up_on(tmp_path: Path, records: list[Record]) -> None:
-    with FakeOpenAI(fails_first(2, 503, gold_answer(records))) as srv:
+    with MockServer(fails_first(2, 503, gold_answer(records))) as srv:
         s = run_predict(_cfg(tmp_path, srv, concurrency=1, limit=1, max_retries=0, retry_rounds=3), records)
     assert len(srv.requests) == 3 and s.status == "complete" and s.meta["runs"][-1]["retries"] == 2
     assert "error" not in _lines(s.out)[0]
@@ -219,7 +222,7 @@ def test_auth_error_stops_at_once_and_writes_nothing(tmp_path: Path, records: li
     def deny(body: dict[str, Any]) -> dict[str, Any]:
         raise HTTPFail(401, "bad key")
 
-    with FakeOpenAI(deny) as srv:
+    with MockServer(deny) as srv:
         s = run_predict(_cfg(tmp_path, srv, concurrency=1), records)
     assert s.status == "incomplete" and s.message and "401" in s.message and s.written == 0
     assert len(srv.requests) == 1 and _lines(s.out) == []
@@ -237,7 +240,7 @@ def test_a_refused_record_becomes_an_error_line_but_a_refused_model_stops(
             raise HTTPFail(400, "prompt too long")
         return good(body)
 
-    with FakeOpenAI(some) as srv:
+    with MockServer(some) as srv:
         s = run_predict(_cfg(tmp_path, srv, concurrency=1), records)
     line = next(x for x in _lines(s.out) if x["id"] == victim)
     assert s.status == "complete" and line["error"].startswith("request_failed: 400")
@@ -246,7 +249,7 @@ def test_a_refused_record_becomes_an_error_line_but_a_refused_model_stops(
     def never(body: dict[str, Any]) -> dict[str, Any]:
         raise HTTPFail(400, "tools are not supported by this model")
 
-    with FakeOpenAI(never) as srv:
+    with MockServer(never) as srv:
         s2 = run_predict(_cfg(tmp_path / "b", srv, concurrency=1), records)
     assert s2.message and "tools are not supported" in s2.message and _lines(s2.out) == []
 
@@ -380,7 +383,7 @@ def records_file(tmp: Path, records: list[Record]) -> Path:
 
 
 def test_rerun_with_other_settings_is_refused(tmp_path: Path, records: list[Record]) -> None:
-    with FakeOpenAI(gold_answer(records)) as srv:
+    with MockServer(gold_answer(records)) as srv:
         run_predict(_cfg(tmp_path, srv, limit=2), records)
         with pytest.raises(ValueError, match="temperature"):
             run_predict(_cfg(tmp_path, srv, limit=4, temperature=0.7), records)
@@ -439,7 +442,7 @@ def _all_right(out: Path, records: list[Record], but: set[str] = frozenset()) ->
 def test_a_reasoning_field_stays_in_raw_and_is_never_read(
     tmp_path: Path, records: list[Record], field: str
 ) -> None:
-    with FakeOpenAI(with_reasoning(gold_answer(records), field)) as srv:
+    with MockServer(with_reasoning(gold_answer(records), field)) as srv:
         s = run_predict(_cfg(tmp_path, srv), records)
     for x in _lines(s.out):
         assert "draft_tool" in x["raw"][field] and "draft_tool" not in json.dumps(x.get("tool_calls", []))
@@ -463,7 +466,7 @@ def test_a_think_block_in_the_content_is_cut_off_the_answer(tmp_path: Path, reco
             return {**msg, "content": f"<think>想想 {draft}</think>\n\n"}
         return {"content": f"<think>\n{draft}\n</think>\n\n{NO_CALL}"}  # a draft call, then no call
 
-    with FakeOpenAI(reply) as srv:
+    with MockServer(reply) as srv:
         s = run_predict(_cfg(tmp_path, srv), records)
     lines = {x["id"]: x for x in _lines(s.out)}
     assert lines[neg[1]]["content"] == NO_CALL and "<think>" in lines[neg[1]]["raw"]["content"]
@@ -495,7 +498,7 @@ def test_hermes_tool_call_tags_in_the_content_are_read_and_noted(
             }
         return {"content": NO_CALL}
 
-    with FakeOpenAI(reply) as srv:
+    with MockServer(reply) as srv:
         s = run_predict(_cfg(tmp_path, srv), records)
     lines = {x["id"]: x for x in _lines(s.out)}
     tagged = [i for i in pos if i != broken]
@@ -527,7 +530,7 @@ def test_prompted_mode_reads_the_fenced_block_of_the_answer_not_of_the_reasoning
             return {"content": think + "```json\n" + json.dumps(calls, ensure_ascii=False) + "\n```"}
         return {"content": think + NO_CALL}
 
-    with FakeOpenAI(with_reasoning(reply, text=f"另一个草稿 {draft}")) as srv:
+    with MockServer(with_reasoning(reply, text=f"另一个草稿 {draft}")) as srv:
         s = run_predict(_cfg(tmp_path, srv, mode="prompted"), records)
     for x in _lines(s.out):
         assert "draft_tool" not in json.dumps(x["calls"]) and "<think>" not in x["content"]
@@ -547,7 +550,7 @@ def test_a_reply_past_the_readers_bounds_is_written_as_unparsable(
             return {"content": "啊" * (2**20 + 10)}  # a runaway reply: a string past the bound
         return good(body)
 
-    with FakeOpenAI(reply) as srv:
+    with MockServer(reply) as srv:
         s = run_predict(_cfg(tmp_path, srv), records)
     line = next(x for x in _lines(s.out) if x["id"] == neg)
     assert line["error"].startswith("unparsable_output: the reply does not fit the predictions reader")

@@ -1,5 +1,5 @@
-"""Repeated trials: ``plugineval predict --trials K`` (a seeded-noise baseline, and the real ``openai``
-client against a local server with seeds), and ``plugineval evaluate`` over the K files: each metric's
+"""Repeated trials: ``plugineval predict --trials K`` (a seeded-noise baseline, and an endpoint with
+seeds: the package's mock provider), and ``plugineval evaluate`` over the K files: each metric's
 mean and spread, pass^k of the positives, the typed ``trials`` field; one file's report unchanged."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from plugineval.scoring import evaluate
 from plugineval.sources import load_records
 from plugineval.trials import TrialsError, TrialsSummary, pass_hat_k, trial_index, trial_paths
 
-from fake_openai import FakeOpenAI, tool_call
+from fake_openai import MockServer, tool_call
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +153,7 @@ def _gold(records: list[Record]) -> Any:
 def test_endpoint_trials_send_seeds_and_temperature_zero_needs_one(
     tmp_path: Path, records: list[Record]
 ) -> None:
-    with FakeOpenAI(_gold(records)) as srv:
+    with MockServer(_gold(records)) as srv:
         cfg = PredictConfig(
             model="fake-model",
             out=tmp_path / "p.jsonl",

@@ -260,11 +260,18 @@ class ModelClient:
         if self.provider.name == "openai":  # the openai client retries itself
             self.usage.requests += 1
             return await self.provider.send(req)
-        # other providers (the mock): the client's own retries, as the openai client makes them
+        # other providers (the mock): the client's time-out and own retries, as the openai client has them
         for n in range(self.config.max_retries + 1):
             self.usage.requests += 1
             try:
-                return await self.provider.send(req)
+                try:
+                    return await asyncio.wait_for(self.provider.send(req), self.config.timeout_s)
+                except TimeoutError:
+                    raise TransientError(
+                        "APITimeoutError: Request timed out.",
+                        type_name="APITimeoutError",
+                        text="Request timed out.",
+                    ) from None
             except TransientError as e:
                 if n == self.config.max_retries:
                     raise

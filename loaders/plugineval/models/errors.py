@@ -73,7 +73,8 @@ class ModelError(Exception):
 
     @classmethod
     def http(cls, status: int, message: str, retry_after: float | None = None) -> ModelError:
-        """The error of an HTTP ``status`` as the openai client would raise it (for the mock)."""
+        """The error of an HTTP ``status`` whose body's error message is ``message``, named and worded
+        as the openai client raises it (for the mock)."""
         text = f"Error code: {status} - {message}"
         name = status_name(status)
         kind: type[ModelError]

@@ -15,7 +15,8 @@ a function of the request body returning a reply (it may also raise ``ModelError
   ``choices``);
 - ``error(status, …)`` — the HTTP error as the openai client raises it (429, 503 → retried; 400 →
   refused; 401 → fatal), with a ``Retry-After``;
-- ``malformed(text)`` — a 200 whose body is not a completion.
+- ``malformed(text)`` — a 200 whose body is not a completion;
+- ``slow(seconds, reply)`` — ``reply`` after a delay (past ``timeout_s``: a time-out).
 
 Helpers build the forms of open-model servers: ``tool_calls`` (native calls), ``think`` (a
 ``<think>…</think>`` block in the content), ``with_reasoning`` (a ``reasoning_content`` /
@@ -57,13 +58,24 @@ class Malformed:
     text: str
 
 
-Reply = Union[str, dict[str, Any], MockError, Malformed]  # noqa: UP007
+@dataclass(frozen=True)
+class Slow:
+    seconds: float
+    reply: Any  # a Reply
+
+
+Reply = Union[str, dict[str, Any], MockError, Malformed, Slow]  # noqa: UP007
 Script = Union[Sequence[Reply], Callable[[dict[str, Any]], Reply]]  # noqa: UP007
 
 
 def error(status: int, message: str = "mock failure", retry_after: float | None = 0.0) -> MockError:
     """An HTTP error reply; ``retry_after`` is sent as ``Retry-After`` (None: no header)."""
     return MockError(status, message, retry_after)
+
+
+def slow(seconds: float, reply: Reply) -> Slow:
+    """``reply`` after ``seconds`` (past the role's ``timeout_s``: a time-out)."""
+    return Slow(seconds, reply)
 
 
 def malformed(text: str = '{"object": "error"}') -> Malformed:
@@ -176,15 +188,14 @@ class MockProvider:
         try:
             await asyncio.sleep(self.latency_s)
             reply = self._next(json.loads(json.dumps(body)))  # what a server would see: JSON
+            while isinstance(reply, Slow):
+                await asyncio.sleep(reply.seconds)
+                reply = reply.reply
         finally:
             with self._lock:
                 self.in_flight -= 1
         if isinstance(reply, MockError):
-            raise ModelError.http(
-                reply.status,
-                json.dumps({"error": {"message": reply.message, "code": reply.status}}),
-                reply.retry_after,
-            )
+            raise ModelError.http(reply.status, reply.message, reply.retry_after)
         if isinstance(reply, Malformed):
             return reply.text.encode("utf-8"), (time.perf_counter() - t0) * 1000
         data = completion_body(reply, str(body.get("model", "mock")))
