@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gradio as gr
 from plugineval_space import browser, livejudge, table
+from plugineval_space.release import TEST_FIRST
 from plugineval_space.service import Service
 
 CSS = "#leaderboard-table table { font-size: 0.85em } .pe-note { font-size: 0.9em }"
@@ -73,7 +74,7 @@ def build_demo(service: Service | None = None) -> gr.Blocks:
             # --- dataset browser -------------------------------------------------------------
             with gr.Tab("Dataset browser", id="browser", elem_id="tab-browser"):
                 with gr.Row():
-                    split = gr.Radio(["test", "validation", "train"], value="test", label="Split")
+                    split = gr.Radio(list(TEST_FIRST), value="test", label="Split")
                     text = gr.Textbox(label="Text (query, id, gold values)", elem_id="br-text", scale=2)
                 with gr.Row():
                     dd = {

@@ -287,6 +287,26 @@ def test_plain_load_dataset_and_plugineval_load_on_a_folder(releases: dict[str, 
         plugineval.load(split="dev", source=folder)
 
 
+def test_load_records_and_plugineval_load_resolve_a_source_the_same_way(
+    releases: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import plugineval
+    from plugineval.hub import LoadError
+    from plugineval.sources import SourceNotFound, load_records
+
+    folder = releases["1.0.0"]
+    monkeypatch.setenv("HOME", str(folder.parent))
+    for source in (folder, f"~/{folder.name}"):
+        ids = sorted(r.id for r in load_records(source, "test"))
+        assert (
+            ids == sorted(plugineval.load(split="test", source=source)["id"]) == sorted(_ids(folder, "test"))
+        )
+    for load in (lambda s: load_records(s, "test"), lambda s: plugineval.load(source=s)):
+        with pytest.raises(SourceNotFound, match="neither a release folder, a JSONL file nor a Hub repo id"):
+            load(str(folder / "missing" / "x"))
+    assert issubclass(SourceNotFound, FileNotFoundError) and issubclass(SourceNotFound, LoadError)
+
+
 # --- publishing and loading through the Hub ---------------------------------------------------------
 
 
