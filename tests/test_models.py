@@ -309,6 +309,11 @@ def test_usage_counts_tokens_latency_and_cost() -> None:
 def test_config_is_strict_and_roles_read_their_variables(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValidationError, match="extra"):
         ModelConfig(model="m", base_url="http://x", temprature=0.2)  # type: ignore[call-arg]
+    assert ModelConfig(model="m", concurrency=1000, temperature=2.5).concurrency == 1000  # predict's range
+    from plugineval.judge import LLMConfig
+
+    with pytest.raises(ValidationError):  # the judge keeps its own bounds
+        LLMConfig(model="j", base_url="http://x", concurrency=1000)
     with pytest.raises(ValueError, match="unknown model role"):
         role_config("oracle")
     for var in (

@@ -40,6 +40,7 @@ class LLMConfig(ModelConfig):
     base_url: str
     api_key_env: str | None = "PLUGINEVAL_JUDGE_API_KEY"
     concurrency: int = Field(default=16, ge=1, le=512)
+    max_retries: int = Field(default=4, ge=0, le=20)
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)  # always sent
 
     @classmethod
