@@ -17,7 +17,7 @@ from plugineval.catalog import Catalog
 from plugineval.schema import Call, Record
 
 from ..synth.consistency import contradiction, same_ends
-from ..synth.grammar import Pattern, PluginGrammar
+from ..synth.grammar import DEEP_STEPS, Pattern, PluginGrammar
 from ..synth.synthesizer import Candidate, instantiate
 from .config import BuildConfig
 from .coverage import Unit, pattern_difficulty, pattern_steps, patterns_by_split
@@ -120,10 +120,13 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
             summary = v.evidence.setdefault("alternatives", {"tried": {}, "accepted": {}})
             summary["accepted"]["other_tool"] = len(other)
         measured = v.steps | (declared - OBSERVABLE_STEPS)
-        observed = difficulty_of_depth(len(measured))
+        if len(v.gold or []) >= 3 and len({c.name for c in v.gold or []}) >= 2:
+            measured.add("multi_call")
+        deep = sorted(measured & DEEP_STEPS)
+        observed = difficulty_of_depth(len(deep))
         info |= {
             "measured_steps": sorted(measured),
-            "relabeled": sorted(declared & OBSERVABLE_STEPS) != sorted(v.steps),
+            "relabeled": sorted(declared & OBSERVABLE_STEPS & DEEP_STEPS) != sorted(v.steps & DEEP_STEPS),
             "intended_differs": v.intended_differs,
         }
         rec = _record(
@@ -135,7 +138,7 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
             split,
             v,
             observed,
-            {"type": "inference_depth", "depth": len(measured), "steps": sorted(measured)},
+            {"type": "inference_depth", "depth": len(deep), "steps": deep},
         )
         return {
             **base,
@@ -449,7 +452,8 @@ async def process_real(ctx: Context, key: str, split: str, rq: Any) -> dict[str,
     )
     source = {"type": "real", "origin": rq.origin, "license": rq.license, "canary": CANARY}
     if rq.kind == "trigger":
-        observed = difficulty_of_depth(len(v.steps))
+        deep = sorted(v.steps & DEEP_STEPS)
+        observed = difficulty_of_depth(len(deep))
         rec = _record(
             ctx,
             cand,
@@ -459,7 +463,7 @@ async def process_real(ctx: Context, key: str, split: str, rq: Any) -> dict[str,
             split,
             v,
             observed,
-            {"type": "inference_depth", "depth": len(v.steps), "steps": sorted(v.steps)},
+            {"type": "inference_depth", "depth": len(deep), "steps": deep},
         )
     else:
         rec, p = await _negative(ctx, cand, rq.plugin, scenario, tools, split, v)

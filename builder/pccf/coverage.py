@@ -10,12 +10,21 @@ from dataclasses import dataclass, field
 
 from plugineval.catalog import Catalog
 
-from ..synth.grammar import SLOT_RE, Pattern, PluginGrammar
+from ..synth.grammar import DEEP_STEPS, SLOT_RE, Pattern, PluginGrammar
 from .config import SplitBudget
 from .records import difficulty_of_depth
 
 Unit = tuple[str, str, str]  # (plugin, scenario, difficulty)
-FORM_STEPS = {"rel": "relative_time", "md": "year_inference", "cn": "numeral", "nick": "implicit_entity"}
+FORM_STEPS = {
+    "rel": "relative_time",
+    "md": "year_inference",
+    "cn": "numeral",
+    "nick": "implicit_entity",
+    "cal": "calendar_fact",
+    "work": "date_arithmetic",
+    "tz": "timezone_conversion",
+    "dur": "date_arithmetic",
+}
 SPLIT_ORDER = ("test", "validation", "train")
 
 
@@ -31,8 +40,17 @@ def pattern_steps(p: Pattern, g: PluginGrammar) -> set[str]:
     return steps
 
 
+def depth(steps: set[str] | list[str]) -> int:
+    """A positive's inference depth: its steps a capable model can get wrong (surface rewrites such
+    as 明天 or 下午三点 leave a record easy; docs/format.md §2.4)."""
+    return len(set(steps) & DEEP_STEPS)
+
+
 def pattern_difficulty(p: Pattern, g: PluginGrammar) -> str:
-    return difficulty_of_depth(len(pattern_steps(p, g)))
+    steps = pattern_steps(p, g)
+    if len(p.calls) >= 3 and len({c.tool for c in p.calls}) >= 2:
+        steps.add("multi_call")
+    return difficulty_of_depth(depth(steps))
 
 
 def split_of_pattern(rank: int, n: int) -> str:
@@ -46,10 +64,14 @@ def split_of_pattern(rank: int, n: int) -> str:
 
 def patterns_by_split(plugin: str, scenario: str, g: PluginGrammar) -> dict[str, list[Pattern]]:
     pats = g.scenarios[scenario].patterns
-    ranked = sorted(pats, key=lambda p: hashlib.sha256(f"{plugin}/{scenario}/{p.id}".encode()).hexdigest())
+    sources = [p for p in pats if p.family is None]
+    ranked = sorted(sources, key=lambda p: hashlib.sha256(f"{plugin}/{scenario}/{p.id}".encode()).hexdigest())
     out: dict[str, list[Pattern]] = defaultdict(list)
+    split_of: dict[str, str] = {}
     for i, p in enumerate(ranked):
-        out[split_of_pattern(i, len(ranked))].append(p)
+        split_of[p.id] = split_of_pattern(i, len(ranked))
+    for p in pats:  # authored order, each derived reading in its source's split
+        out[split_of[p.family or p.id]].append(p)
     out["validation"] = list(out["test"])
     if len(ranked) == 1:  # one pattern only: train shares it (reported as not disjoint)
         out["train"] = list(out["test"])

@@ -23,7 +23,18 @@ from plugineval.schema import Call, Plugin
 
 from ..tools.server import CallOutcome
 
-OBSERVABLE_STEPS = frozenset({"relative_time", "year_inference", "time_format", "numeral", "implicit_entity"})
+OBSERVABLE_STEPS = frozenset(
+    {
+        "relative_time",
+        "year_inference",
+        "time_format",
+        "numeral",
+        "implicit_entity",
+        "calendar_fact",
+        "date_arithmetic",
+        "timezone_conversion",
+    }
+)
 
 
 @dataclass

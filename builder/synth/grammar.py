@@ -24,18 +24,30 @@ GRAMMAR_DIR = Path(__file__).resolve().parents[1] / "grammars"
 SLOT_RE = re.compile(r"\{(?P<name>[a-z_][a-z0-9_]*)(?::(?P<form>[a-z_]+))?\}")
 ALT_RE = re.compile(r"\[([^\[\]]*)\]")
 
-SlotType = Literal["city", "foreign_city", "date", "time", "int", "enum", "choice", "person", "phone", "sql"]
+SlotType = Literal[
+    "city", "foreign_city", "date", "time", "datetime", "int", "enum", "choice", "person", "phone", "sql"
+]  # fmt: skip
 Step = Literal[
+    # inferences a capable model can get wrong: each counts toward the depth (docs/format.md §2.4)
+    "calendar_fact",  # 农历十月初八, 下个月最后一个工作日, 国庆假期后的第一个工作日 (调休)
+    "date_arithmetic",  # 今天之后的第三个工作日, 开始后开一个半小时 → the end
+    "timezone_conversion",  # 纽约时间3月12日上午10点 → +08:00 (summer time)
+    "unit_conversion",  # 三斤 → 1.5 kg, 1米75 → 175 cm
+    "implicit_entity",  # 鹏城 → 深圳, a place the message named earlier
+    "indirect_constraint",  # 预算比上次少两成
+    "multi_call",  # three or more calls, of two or more tools, each grounded on its own
+    # surface rewrites: recorded, never counted
     "relative_time",
     "year_inference",
     "time_format",
     "numeral",
-    "unit_conversion",
-    "implicit_entity",
     "implied_intent",
     "enum_paraphrase",
 ]
 STEPS: tuple[str, ...] = get_args(Step)  # the inference steps a pattern may declare
+DEEP_STEPS = frozenset(STEPS[:7])
+"""The steps that make a positive harder; the rest are surface rewrites a capable model does not get
+wrong (明天, 下午三点, 三张, 3月20号) and leave a record easy."""
 
 
 class Choice(StrictModel):
@@ -61,7 +73,11 @@ class SlotSpec(StrictModel):
     sql: str | None = None
     """sql: SELECT returning one column (value = surface) from the domain's store; :slot parameters allowed"""
     hours: tuple[int, int] = (7, 21)
-    """time: hour range"""
+    """time, datetime: hour range (China time)"""
+    after: str | None = None
+    """time, datetime with form ``dur``: the start slot this one ends a duration after"""
+    minutes: tuple[int, int] = (30, 180)
+    """form ``dur``: the duration's range, in minutes (a multiple of 15)"""
 
     @model_validator(mode="after")
     def _check(self) -> SlotSpec:
@@ -86,6 +102,8 @@ class Pattern(StrictModel):
     text: str
     calls: list[CallTemplate] = Field(default_factory=list)
     steps: list[Step] = Field(default_factory=list)
+    family: str | None = None
+    """a derived pattern's source (``deepen``): it goes to the source's split"""
 
 
 class ScenarioGrammar(StrictModel):
@@ -141,14 +159,17 @@ def load_grammar_file(path: Path) -> DomainGrammar:
 
 @functools.cache
 def load_grammars(folder: str | None = None) -> dict[str, PluginGrammar]:
-    """plugin id -> grammar, from every ``*.yaml`` in the grammar folder."""
+    """plugin id -> grammar, from every ``*.yaml`` in the grammar folder, each with its patterns'
+    deeper readings (``deepen``)."""
+    from .deepen import deepen
+
     out: dict[str, PluginGrammar] = {}
     for f in sorted(Path(folder or GRAMMAR_DIR).glob("*.yaml")):
         g = load_grammar_file(f)
         for pid, pg in g.plugins.items():
             if pid in out:
                 raise SchemaError(str(f), [f"plugin {pid} has grammars in two files"])
-            out[pid] = pg
+            out[pid] = deepen(pg)
     return out
 
 

@@ -11,6 +11,10 @@ from typing import Any
 
 from plugineval.catalog import Catalog
 from plugineval.normalize import resolve
+from plugineval.normalize.calendar_expr import calendar_step
+from plugineval.normalize.lunar import lunar_day_name, lunar_month_name, to_lunar
+from plugineval.normalize.workdays import day_info, official
+from plugineval.normalize.zones import ZONES, zone
 
 from ..tools.domains._common import CITIES, FOREIGN_CITIES
 from .grammar import SlotSpec
@@ -98,6 +102,64 @@ def relative_surfaces(d: date, ref: datetime) -> list[str]:
     return out
 
 
+def calendar_surfaces(d: date, ref: datetime) -> list[str]:
+    """Calendar-fact names of day ``d`` seen from ``ref`` (a lunar date, a month's last or first
+    working day, the first working day after a holiday, a month's n-th weekday), each checked by
+    resolving it back to ``d``."""
+    today = ref.date()
+    cands: list[str] = []
+    lunar = to_lunar(d)
+    if lunar is not None:
+        _y, m, leap, day = lunar
+        month = lunar_month_name(m, leap)
+        cands.append(("" if month in ("正月", "腊月") else "农历") + month + lunar_day_name(day))
+    months = {0: "这个月", 1: "下个月"}
+    k = (d.year - today.year) * 12 + d.month - today.month
+    if k in months and official(d):
+        days = [d.replace(day=x) for x in range(1, calendar.monthrange(d.year, d.month)[1] + 1)]
+        work = [x for x in days if day_info(x)[0]]
+        if work and work[-1] == d:
+            cands.append(f"{months[k]}最后一个工作日")
+        if work and work[0] == d and d > today:
+            cands.append(f"{months[k]}第一个工作日")
+        nth = (d.day - 1) // 7 + 1
+        if k == 1:
+            cands.append(f"下个月第{CN_DIGITS[nth]}个周{WEEKDAYS[d.weekday()]}")
+    for h in ("国庆", "春节", "五一", "端午", "中秋", "清明", "元旦"):
+        cands.append(f"{h}假期后的第一个工作日")
+    out = []
+    for c in cands:
+        v = resolve(c, ref)
+        if v is not None and v.kind == "date" and v.start == d and calendar_step(c):
+            out.append(c)
+    return out
+
+
+def workday_surfaces(d: date, ref: datetime) -> list[str]:
+    """ "今天之后的第N个工作日" for working day ``d`` (调休 counted), checked by resolving it back."""
+    today = ref.date()
+    if d <= today or not official(d) or not day_info(d)[0]:
+        return []
+    n = sum(day_info(today + timedelta(days=k))[0] for k in range(1, (d - today).days + 1))
+    if n < 2:
+        return []
+    out = []
+    for c in (f"今天之后的第{cn_number(n)}个工作日", f"今天以后第{cn_number(n)}个工作日"):
+        v = resolve(c, ref)
+        if v is not None and v.kind == "date" and v.start == d:
+            out.append(c)
+    return out
+
+
+def duration_surface(minutes: int, rng: random.Random) -> str:
+    h, m = divmod(minutes, 60)
+    if m == 0:
+        return f"{cn_number(h, counting=True)}个小时"
+    if m == 30:
+        return f"{cn_number(h, counting=True)}个半小时" if h else "半小时"
+    return rng.choice([f"{minutes}分钟", f"{cn_number(minutes)}分钟"])
+
+
 def time_surface(h: int, m: int) -> str:
     period = "凌晨" if h < 6 else "上午" if h < 12 else "中午" if h == 12 else "下午" if h < 18 else "晚上"
     hh = h if h <= 12 else h - 12
@@ -123,10 +185,16 @@ class SlotContext:
             pool = sorted((CITIES if t == "city" else FOREIGN_CITIES).keys() - taken)
             if form == "nick":
                 pool = [c for c in pool if c in NICKNAMES]
+            if not pool:
+                return None
             c = rng.choice(pool)
             return SlotValue(c, NICKNAMES[c], ("implicit_entity",)) if form == "nick" else SlotValue(c, c)
         if t == "date":
             return self._date(spec, form, taken)
+        if t == "datetime":
+            return self._datetime(spec, form)
+        if t == "time" and form == "dur":
+            return self._end(spec, form)
         if t == "time":
             for _ in range(12):  # `distinct`: draw again on a collision
                 h = rng.randint(*spec.hours)
@@ -200,9 +268,56 @@ class SlotContext:
                 if rel:
                     return SlotValue(iso, self.rng.choice(rel), ("relative_time",))
                 continue
+            if form in ("cal", "work"):
+                surf = (calendar_surfaces if form == "cal" else workday_surfaces)(d, self.ref)
+                if surf:
+                    step = "calendar_fact" if form == "cal" else "date_arithmetic"
+                    return SlotValue(iso, self.rng.choice(surf), (step,))
+                continue
             if form == "md":
                 return SlotValue(iso, f"{d.month}月{d.day}{self.rng.choice('日号')}", ("year_inference",))
             if form == "iso":
                 return SlotValue(iso, iso)
             return SlotValue(iso, f"{d.year}年{d.month}月{d.day}日")
         return None
+
+    def _datetime(self, spec: SlotSpec, form: str | None) -> SlotValue | None:
+        """A moment in China time: said here ("3月12日下午三点"), in another zone (``tz``: "纽约时间
+        3月12日上午10点", summer time included), or as a duration after another slot (``dur``)."""
+        if form == "dur":
+            return self._end(spec, form)
+        today, tz = self.ref.date(), self.ref.tzinfo
+        for _ in range(12):
+            d = today + timedelta(days=self.rng.randint(max(spec.min_days, 1), max(spec.max_days, 1)))
+            h = self.rng.randint(*spec.hours)
+            mi = self.rng.choice([0, 0, 30])
+            here = datetime(d.year, d.month, d.day, h, mi, tzinfo=tz)
+            value = here.isoformat()
+            if form != "tz":
+                return SlotValue(
+                    value, f"{d.month}月{d.day}日{time_surface(h, mi)}", ("year_inference", "time_format")
+                )
+            name = self.rng.choice(sorted(ZONES))
+            wall = here.astimezone(zone(name))
+            if not 7 <= wall.hour <= 21:  # a time people in that city would name
+                continue
+            surface = f"{name}时间{wall.month}月{wall.day}日{time_surface(wall.hour, wall.minute)}"
+            return SlotValue(value, surface, ("timezone_conversion",))
+        return None
+
+    def _end(self, spec: SlotSpec, form: str | None) -> SlotValue | None:
+        """The end of a duration after slot ``spec.after`` ("开一个半小时"): HH:MM or ISO like the start."""
+        start = self.chosen.get(spec.after or "")
+        if start is None:
+            return None
+        lo, hi = spec.minutes
+        minutes = 15 * self.rng.randint(max(1, lo // 15), max(1, hi // 15))
+        surface = duration_surface(minutes, self.rng)
+        v = str(start.value)
+        if len(v) == 5:  # HH:MM
+            end = datetime(2000, 1, 1, int(v[:2]), int(v[3:])) + timedelta(minutes=minutes)
+            if end.day != 1:
+                return None
+            return SlotValue(end.strftime("%H:%M"), surface, ("date_arithmetic",))
+        end_dt = datetime.fromisoformat(v) + timedelta(minutes=minutes)
+        return SlotValue(end_dt.isoformat(), surface, ("date_arithmetic",))

@@ -1,7 +1,8 @@
 """Dates that take a calendar fact or date arithmetic to find (docs/format.md §3: a step a capable
 model can get wrong), resolved exactly:
 
-- a lunar date: 农历十月初八, 阴历八月十六, 正月十二, 腊月廿六 (its next occurrence from today);
+- a lunar date: 农历十月初八, 阴历八月十六, 正月十二, 腊月廿六, 农历闰六月初三 (its next occurrence
+  from today);
 - a working-day count with the 调休 calendar: 今天之后的第三个工作日;
 - a month's last or first working day: 下个月最后一个工作日, 这个月第一个工作日;
 - the first working day after a public holiday: 国庆假期后的第一个工作日, 春节后第一个上班日;
@@ -27,7 +28,7 @@ _LDAY = (
     r"初[一二三四五六七八九十]|廿[一二三四五六七八九]|二十[一二三四五六七八九]?|十[一二三四五六七八九]|三十"
 )
 _LUNAR_RE = re.compile(
-    rf"(?:(?:农历|阴历)(?P<m>正|十一|十二|冬|腊|[一二三四五六七八九十])|(?P<m2>正|冬|腊))月(?P<d>{_LDAY})[日号]?"
+    rf"(?:(?:农历|阴历)(?P<leap>闰)?(?P<m>正|十一|十二|冬|腊|[一二三四五六七八九十])|(?P<m2>正|冬|腊))月(?P<d>{_LDAY})[日号]?"
 )
 _MONTHS = r"(?P<mon>这个月|本月|下个月|下月|下下个月)"
 _EDGE_RE = re.compile(rf"{_MONTHS}(?P<edge>最后一个|第一个|头一个)(?:工作日|上班日)")
@@ -103,7 +104,7 @@ def resolve_calendar(t: str, ref: datetime) -> TimeValue | None:
         day = parse_lunar_day(m.group("d"))
         if month is None or day is None:
             return None
-        d = next_lunar(month, day, today)
+        d = next_lunar(month, day, today, bool(m.group("leap")))
         return _day(d) if d else None
     if kind == "edge":
         m = _EDGE_RE.fullmatch(t)

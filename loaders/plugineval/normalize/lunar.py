@@ -36,11 +36,12 @@ def to_lunar(d: date) -> LunarDay | None:
     return None
 
 
-def next_lunar(month: int, day: int, today: date) -> date | None:
-    """The first day on or after ``today`` that is lunar ``month``/``day`` (not a leap month);
-    None when the table ends first or the month is too short for ``day`` (三十 of a 29-day month)."""
+def next_lunar(month: int, day: int, today: date, leap_month: bool = False) -> date | None:
+    """The first day on or after ``today`` that is lunar ``month``/``day`` (of the leap month 闰
+    ``month`` with ``leap_month``); None when the table ends first or the month is too short for
+    ``day`` (三十 of a 29-day month)."""
     for _y, m, leap, first, n in _months():
-        if m != month or leap or day > n:
+        if m != month or leap != leap_month or day > n:
             continue
         d = first + timedelta(days=day - 1)
         if d >= today:
