@@ -108,7 +108,7 @@ async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: 
         return {**base, "status": "rejected", "reason": v.reason}
     if v.gold and same_ends(cat, v.gold):
         return {**base, "status": "rejected", "reason": "gold_self_contradictory"}
-    tools = offered_for(ctx, key, plugin, scenario)
+    tools = offered_for(ctx, key, plugin, scenario, hard=target == "hard")
     declared = pattern_steps(pattern, g) | set(cand.declared_steps)
     info: dict[str, Any] = {"declared_steps": sorted(declared)}
     if scenario.kind == "trigger":
@@ -214,9 +214,13 @@ def draft(
     return pattern, cand
 
 
-def offered_for(ctx: Context, key: str, plugin: Any, scenario: Any) -> list[str]:
+HARD_EXTRA_DISTRACTORS = 3
+
+
+def offered_for(ctx: Context, key: str, plugin: Any, scenario: Any, hard: bool = False) -> list[str]:
     """The tools a candidate's record offers (drawn from the candidate key): the plugin's own, 3-7
-    distractors, and for about half of the neg_B records the plugin really needed."""
+    distractors (three more for a hard unit, half of them from the same domain: tools whose names
+    and descriptions look alike), and for about half of the neg_B records the plugin really needed."""
     cfg = ctx.cfg
     offered_rng = rng_for(cfg.seed, key, "tools")
     must: list[str] = []
@@ -231,8 +235,8 @@ def offered_for(ctx: Context, key: str, plugin: Any, scenario: Any) -> list[str]
         ctx.catalog,
         plugin,
         offered_rng,
-        cfg.records.distractors_min,
-        cfg.records.distractors_max,
+        cfg.records.distractors_min + (HARD_EXTRA_DISTRACTORS if hard else 0),
+        cfg.records.distractors_max + (HARD_EXTRA_DISTRACTORS if hard else 0),
         must,
         avoid,
     )

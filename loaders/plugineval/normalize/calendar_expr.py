@@ -19,7 +19,7 @@ import re
 from datetime import date, datetime, timedelta
 
 from .lunar import next_lunar, parse_lunar_day, parse_lunar_month
-from .timeexpr import TimeValue, _day, _num
+from .timeexpr import _TIME_RE, TimeValue, _day, _num, _with_time
 from .workdays import day_info, holiday_rows, official
 
 __all__ = ["CALENDAR_STEP", "calendar_step", "resolve_calendar"]
@@ -55,22 +55,38 @@ def _month_of(word: str, today: date) -> tuple[int, int]:
     return today.year + m // 12, m % 12 + 1
 
 
+_KINDS = (
+    ("lunar", _LUNAR_RE),
+    ("edge", _EDGE_RE),
+    ("nth", _NTH_RE),
+    ("count", _COUNT_RE),
+    ("after", _AFTER_RE),
+)
+
+
 def _kind(t: str) -> str | None:
-    for kind, rx in (
-        ("lunar", _LUNAR_RE),
-        ("edge", _EDGE_RE),
-        ("nth", _NTH_RE),
-        ("count", _COUNT_RE),
-        ("after", _AFTER_RE),
-    ):
+    for kind, rx in _KINDS:
         if rx.fullmatch(t):
             return kind
     return None
 
 
+def _split_clock(t: str) -> tuple[str, re.Match[str]] | None:
+    """(calendar expression, clock match) for "农历十月初八下午三点"; None when ``t`` is not one."""
+    for _kind_name, rx in _KINDS:
+        m = rx.match(t)
+        if m is not None and m.end() < len(t):
+            clock = _TIME_RE.fullmatch(t[m.end() :])
+            if clock is not None:
+                return t[: m.end()], clock
+    return None
+
+
 def calendar_step(surface: str) -> str | None:
     """The step a calendar expression needs (calendar_fact / date_arithmetic), None for others."""
-    k = _kind(re.sub(r"\s+|的", "", surface))
+    t = re.sub(r"\s+|的", "", surface)
+    split = _split_clock(t)
+    k = _kind(split[0] if split else t)
     return CALENDAR_STEP[k] if k else None
 
 
@@ -94,7 +110,14 @@ def _holiday_end(name: str, today: date) -> date | None:
 
 
 def resolve_calendar(t: str, ref: datetime) -> TimeValue | None:
-    """Resolve one calendar expression (spaces and 的 already removed), or None."""
+    """Resolve one calendar expression (spaces and 的 already removed), or None; a clock time
+    after it makes a date-time (农历十月初八下午三点)."""
+    split = _split_clock(t)
+    if split is not None:
+        on = resolve_calendar(split[0], ref)
+        if on is None or not isinstance(on.start, date):
+            return None
+        return _with_time(on.start, split[1], ref.tzinfo, None)
     today = ref.date()
     kind = _kind(t)
     if kind == "lunar":

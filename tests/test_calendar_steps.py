@@ -1,0 +1,139 @@
+"""Steps a capable model can get wrong (docs/format.md §2.4): the normalizer resolves them exactly,
+the synthesizer says them, and only they count toward a positive's depth."""
+
+from __future__ import annotations
+
+import random
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+
+from plugineval.baselines.textscan import find_times
+from plugineval.builder.pccf.coverage import depth, pattern_difficulty
+from plugineval.builder.synth.deepen import deepen
+from plugineval.builder.synth.grammar import PluginGrammar, load_grammars
+from plugineval.builder.synth.slots import SlotContext, calendar_surfaces, workday_surfaces
+from plugineval.catalog import load_catalog
+from plugineval.normalize import resolve
+from plugineval.normalize.lunar import next_lunar, to_lunar
+
+CST = timezone(timedelta(hours=8))
+REF = datetime(2026, 9, 24, 10, 0, tzinfo=CST)  # a Thursday; 中秋 2026-09-25..27, 国庆 10-01..07
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("农历八月十六", date(2026, 9, 26)),  # 中秋 2026 is 9-25
+        ("阴历十月初八", date(2026, 11, 16)),
+        ("腊月廿六", date(2027, 2, 2)),
+        ("正月十二", date(2027, 2, 17)),
+        ("今天之后的第三个工作日", date(2026, 9, 30)),  # 25-27 中秋 holiday: Mon 28, Tue 29, Wed 30
+        ("国庆假期后的第一个工作日", date(2026, 10, 8)),
+        ("中秋节后第一个工作日", date(2026, 9, 28)),
+        ("下个月最后一个工作日", date(2026, 10, 30)),
+        ("这个月最后一个工作日", date(2026, 9, 30)),
+        ("下个月第二个周五", date(2026, 10, 9)),
+        ("下个月第一个工作日", date(2026, 10, 8)),  # 10-01..07 are holidays
+    ],
+)
+def test_calendar_expressions_resolve_to_the_day(text: str, day: date) -> None:
+    v = resolve(text, REF)
+    assert v is not None and v.kind == "date" and v.start == day
+
+
+def test_make_up_working_days_count() -> None:
+    # 2026-10-10 (a Saturday) is a 调休 working day: from Friday 10-09 the next one is the Saturday
+    v = resolve("今天之后的第一个工作日", datetime(2026, 10, 9, 9, 0, tzinfo=CST))
+    assert v is not None and v.start == date(2026, 10, 10)
+
+
+def test_no_guess_without_a_published_arrangement() -> None:
+    # 2027's 调休 is not published: a working-day count into 2027 resolves to nothing
+    assert resolve("今天之后的第五个工作日", datetime(2026, 12, 29, 9, 0, tzinfo=CST)) is None
+
+
+def test_lunar_round_trip_and_leap_month() -> None:
+    for k in range(0, 400, 7):
+        d = date(2025, 1, 1) + timedelta(days=k)
+        _y, m, leap, day = to_lunar(d) or (0, 0, False, 0)
+        assert next_lunar(m, day, d, leap) == d
+    # 2025 has a leap sixth month (闰六月, 2025-07-25 .. 08-22)
+    v = resolve("农历闰六月初八", datetime(2025, 7, 20, 9, 0, tzinfo=CST))
+    assert v is not None and v.start == date(2025, 8, 1)
+
+
+def test_time_zone_and_duration_mentions() -> None:
+    ref = "2026-03-01T09:00:00+08:00"
+    ny = find_times("纽约时间3月12日上午10点提醒我开会", ref)  # summer time from 3-8: UTC-4
+    assert ny[0].value.start == datetime(2026, 3, 12, 22, 0, tzinfo=CST)
+    assert "timezone_conversion" in ny[0].steps
+    winter = find_times("纽约时间3月5日上午10点提醒我开会", ref)  # still UTC-5
+    assert winter[0].value.start == datetime(2026, 3, 5, 23, 0, tzinfo=CST)
+    t = find_times("3月20日下午两点开始，开一个半小时的评审会", ref)
+    assert [x.value.start for x in t] == [
+        datetime(2026, 3, 20, 14, 0, tzinfo=CST),
+        datetime(2026, 3, 20, 15, 30, tzinfo=CST),
+    ]
+    assert t[1].steps == ("date_arithmetic",)
+    lunar_clock = find_times("正月廿四下午三点半开始，开两个半小时", "2026-03-05T09:30:00+08:00")
+    assert lunar_clock[0].value.start == datetime(2026, 3, 12, 15, 30, tzinfo=CST)
+    assert lunar_clock[0].steps == ("calendar_fact",)
+
+
+def test_surfaces_resolve_back() -> None:
+    for k in range(1, 40):
+        d = REF.date() + timedelta(days=k)
+        for s in calendar_surfaces(d, REF) + workday_surfaces(d, REF):
+            v = resolve(s, REF)
+            assert v is not None and v.start == d, s
+
+
+def test_only_deep_steps_count() -> None:
+    assert depth(["relative_time", "time_format", "numeral"]) == 0
+    assert depth(["relative_time", "calendar_fact"]) == 1
+    assert depth(["calendar_fact", "implicit_entity", "year_inference"]) == 2
+
+
+def test_deepen_derives_readings_in_the_source_split() -> None:
+    from plugineval.builder.pccf.coverage import patterns_by_split
+
+    g = load_grammars()["rail_tickets"]
+    by_split = patterns_by_split("rail_tickets", "search_by_date", g)
+    where = {p.id: s for s in ("test", "train") for p in by_split.get(s, [])}
+    derived = [p for p in g.scenarios["search_by_date"].patterns if p.family]
+    assert derived, "rail search patterns have a date: they get deeper readings"
+    for p in derived:
+        assert where[p.id] == where[p.family]
+    diffs = {pattern_difficulty(p, g) for p in derived}
+    assert diffs == {"medium", "hard"}
+    # an authored pattern that only rewrites surfaces (明天, 下午三点) is easy
+    rel = next(p for p in g.scenarios["search_by_date"].patterns if p.id == "rel_date")
+    assert pattern_difficulty(rel, g) == "easy"
+
+
+def test_deepen_leaves_past_and_far_dates_alone() -> None:
+    raw = {
+        "slots": {
+            "past": {"type": "date", "min_days": -9, "max_days": -1},
+            "far": {"type": "date", "min_days": 400, "max_days": 900},
+            "soon": {"type": "date", "min_days": 1, "max_days": 3},
+        },
+        "scenarios": {"s": {"patterns": [{"id": "a", "text": "{past}和{far}和{soon}"}]}},
+    }
+    g = deepen(PluginGrammar.model_validate(raw))
+    ids = [p.id for p in g.scenarios["s"].patterns]
+    # soon reaches 3 days only: a working-day count could fail to hold two working days
+    assert ids == ["a", "a__cal_soon"]
+
+
+def test_datetime_slot_in_another_zone() -> None:
+    cat = load_catalog()
+    from plugineval.builder.synth.grammar import SlotSpec
+
+    ctx = SlotContext(random.Random(3), datetime(2026, 3, 5, 9, 30, tzinfo=CST), cat, None)
+    for _ in range(20):
+        v = ctx.sample("when", SlotSpec(type="datetime", min_days=1, max_days=20), "tz")
+        assert v is not None
+        got = find_times(v.surface, "2026-03-05T09:30:00+08:00")
+        assert got and got[0].value.start == datetime.fromisoformat(v.value), v.surface
