@@ -90,12 +90,12 @@ def _pct(x: float) -> str:
 def _construction(report: dict[str, Any]) -> str:
     t = report.get("totals", {})
     lines = [
-        "Built with PCCF (SPEC §3): Stage II synthesizes candidates only for coverage units "
-        "(plugin, scenario, difficulty) below budget; Stage I verifies each candidate by execution — "
-        "M generators that read only the query propose calls, JSON-Schema validation, an argument "
-        "evaluator, execution through an MCP client session and a result evaluator score each proposal, "
-        "with iterative refinement; negatives carry execution evidence of their kind and are calibrated "
-        "by a frozen reference router.",
+        "Built with PCCF (docs/format.md §4 of the plugineval repository): Stage II synthesizes "
+        "candidates only for coverage units (plugin, scenario, difficulty) below budget; Stage I "
+        "verifies each candidate by execution — M generators that read only the query propose calls, "
+        "JSON-Schema validation, an argument evaluator, execution through an MCP client session and a "
+        "result evaluator score each proposal, with iterative refinement; negatives carry execution "
+        "evidence of their kind and are calibrated by a frozen reference router.",
         "",
         f"- candidates {t.get('candidates', 0)}, verified {t.get('verified', 0)} "
         f"(pass rate {_pct(float(t.get('pass_rate', 0.0)))}), accepted {t.get('accepted', 0)}; "

@@ -120,9 +120,10 @@ def write_release(
     catalog: Catalog,
     report: dict[str, Any],
     report_md: str,
-    card_body: str,
 ) -> dict[str, Any]:
-    """Write the folder afresh; returns the card's YAML metadata."""
+    """Write the folder afresh; returns the card's YAML metadata. ``README.md`` gets the card's front
+    matter only: its body is rendered from the template by ``card.render_card``, which ``run_build``
+    calls next."""
     if out.exists():
         for child in ("data", "README.md", "build_report.json", "build_report.md"):
             p = out / child
@@ -145,7 +146,7 @@ def write_release(
     _write(ptable, out / "data/plugins/catalog.parquet")
     meta = card_metadata(files, ptable)
     front = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)
-    (out / "README.md").write_text(f"---\n{front}---\n\n{card_body}", encoding="utf-8")
+    (out / "README.md").write_text(f"---\n{front}---\n\n", encoding="utf-8")
     (out / "build_report.json").write_text(
         json.dumps(report, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8"
     )

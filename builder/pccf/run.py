@@ -10,29 +10,12 @@ from typing import Any
 import anyio
 
 from plugineval.catalog import load_catalog
-from plugineval.sources import HUB_REPO
 
 from ..synth.grammar import load_grammars
 from .build import Builder
 from .config import BuildConfig
 from .release import write_release
 from .report import build_report, report_markdown
-
-CARD_BODY = """# PluginEval
-
-A diagnostic benchmark for LLM function calling over Chinese plugins whose tools execute for real
-(MCP servers over a local data store). Every positive's gold call was proposed by a generator that
-read only the query and verified by execution; every negative carries execution evidence of its kind.
-
-```python
-from datasets import load_dataset
-
-test = load_dataset("{path}", split="test")
-hard = load_dataset("{path}", "hard", split="test")
-```
-
-See `build_report.md` for how this release was built.
-"""
 
 
 def run_build(
@@ -64,10 +47,11 @@ def run_build(
     report["plugins_without_grammar"] = missing if not plugins else []
     md = report_markdown(report)
     records = {name: list(st.records.values()) for name, st in splits.items()}
-    write_release(out, records, catalog, report, md, CARD_BODY.replace("{path}", HUB_REPO))
+    write_release(out, records, catalog, report, md)
     from .card import render_card
 
-    render_card(out, previous)  # the full card: statistics, figures, changelog against ``previous``
+    # the card body (dataset_card/body.md.tmpl): statistics, figures, changelog against ``previous``
+    render_card(out, previous)
     timing = {
         "seconds": round(time.perf_counter() - t0, 2),
         "build_seconds": round(b.stats.seconds, 2),
