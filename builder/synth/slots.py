@@ -11,7 +11,7 @@ from typing import Any
 
 from plugineval.catalog import Catalog
 from plugineval.normalize import resolve
-from plugineval.normalize.calendar_expr import calendar_step
+from plugineval.normalize.calendar_expr import calendar_step, holiday_ends
 from plugineval.normalize.lunar import lunar_day_name, lunar_month_name, to_lunar
 from plugineval.normalize.workdays import day_info, official
 from plugineval.normalize.zones import ZONES, zone
@@ -125,8 +125,9 @@ def calendar_surfaces(d: date, ref: datetime) -> list[str]:
         nth = (d.day - 1) // 7 + 1
         if k == 1:
             cands.append(f"下个月第{CN_DIGITS[nth]}个周{WEEKDAYS[d.weekday()]}")
-    for h in ("国庆", "春节", "五一", "端午", "中秋", "清明", "元旦"):
-        cands.append(f"{h}假期后的第一个工作日")
+    for h, ends in holiday_ends().items():  # only near a holiday's end: the resolver says which day
+        if h != "十一" and h != "劳动节" and any(0 < (d - e).days <= 10 for e in ends):
+            cands.append(f"{h}假期后的第一个工作日")
     out = []
     for c in cands:
         v = resolve(c, ref)

@@ -17,12 +17,13 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import date, datetime, timedelta
+from functools import cache
 
 from .lunar import next_lunar, parse_lunar_day, parse_lunar_month
 from .timeexpr import _TIME_RE, TimeValue, _day, _num, _with_time
 from .workdays import day_info, holiday_rows, official
 
-__all__ = ["CALENDAR_STEP", "calendar_step", "resolve_calendar"]
+__all__ = ["CALENDAR_STEP", "calendar_step", "holiday_ends", "resolve_calendar"]
 
 _LDAY = (
     r"初[一二三四五六七八九十]|廿[一二三四五六七八九]|二十[一二三四五六七八九]?|十[一二三四五六七八九]|三十"
@@ -97,8 +98,9 @@ def _workday(d: date) -> bool | None:
     return day_info(d)[0]
 
 
-def _holiday_end(name: str, today: date) -> date | None:
-    """The last day of the next holiday period called ``name`` whose end is not before today - 1."""
+@cache
+def _holiday_ends(name: str) -> tuple[date, ...]:
+    """The last days of the holiday periods called ``name`` (of the whole calendar), in order."""
     ends: list[date] = []
     days = sorted(date.fromisoformat(r[0]) for r in holiday_rows() if r[1] == "holiday" and name in r[2])
     for d in days:
@@ -106,7 +108,17 @@ def _holiday_end(name: str, today: date) -> date | None:
             ends[-1] = d
         else:
             ends.append(d)
-    return next((e for e in ends if e >= today - timedelta(days=1)), None)
+    return tuple(ends)
+
+
+def _holiday_end(name: str, today: date) -> date | None:
+    """The last day of the next holiday period called ``name`` whose end is not before today - 1."""
+    return next((e for e in _holiday_ends(name) if e >= today - timedelta(days=1)), None)
+
+
+def holiday_ends() -> dict[str, tuple[date, ...]]:
+    """Holiday name (as said: 国庆, 春节, 五一 …) → the last days of its periods."""
+    return {said: _holiday_ends(name) for said, name in _HOLIDAYS.items()}
 
 
 def resolve_calendar(t: str, ref: datetime) -> TimeValue | None:
