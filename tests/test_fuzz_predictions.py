@@ -140,8 +140,14 @@ def _structural(rng: random.Random, lines: list[dict[str, Any]]) -> bytes:
             splice = rng.choice(HOSTILE if rng.random() > 0.01 else BIG)
             obj = _set(obj, path, HOLE)
         elif op == 4:  # an arguments string replaced by hostile text (the model's output)
-            tc = obj.get("tool_calls")
-            if tc:
+            tc = obj.get("tool_calls") if isinstance(obj, dict) else None
+            # (an earlier mutation of the same line may have left tool_calls of another shape)
+            if (
+                isinstance(tc, list)
+                and tc
+                and isinstance(tc[0], dict)
+                and isinstance(tc[0].get("function"), dict)
+            ):
                 tc[0]["function"]["arguments"] = rng.choice(HOSTILE)[:10000]
         elif op == 5 and path:  # a key or an item dropped
             parent = obj
