@@ -137,3 +137,18 @@ def test_datetime_slot_in_another_zone() -> None:
         assert v is not None
         got = find_times(v.surface, "2026-03-05T09:30:00+08:00")
         assert got and got[0].value.start == datetime.fromisoformat(v.value), v.surface
+
+
+def test_weekend_words_beside_a_weekday_date_contradict() -> None:
+    from plugineval.builder.synth.consistency import weekend_contradiction
+
+    ref = "2026-07-20T10:00:00+08:00"  # a Monday
+    assert weekend_contradiction("周末跟朋友聚餐，今天之后的第六个工作日晚上六点", ref)
+    assert weekend_contradiction("周末跟朋友聚餐，7月25日晚上", ref) is None  # a Saturday
+    assert weekend_contradiction("这周六跟朋友聚餐", ref) is None
+    g = load_grammars()
+    for pg in g.values():  # no working-day count is derived beside 周末 / 周六
+        for sc in pg.scenarios.values():
+            for p in sc.patterns:
+                if "__work_" in p.id:
+                    assert "周末" not in p.text and "周六" not in p.text, p.id

@@ -139,11 +139,33 @@ def ambiguous_airport(query: str, calls: list[Call]) -> str | None:
     return None
 
 
+_WEEKEND = re.compile(r"周末|(?:周|星期|礼拜)[六日天]")
+
+
+def weekend_contradiction(query: str, reference_time: str) -> str | None:
+    """'周末 … <a weekday>': the query says the weekend (or 周六 / 周日) while every day its dates name
+    is a weekday (周末跟朋友聚餐，今天之后的第六个工作日 → a Wednesday)."""
+    from plugineval.baselines.textscan import find_times
+
+    if not _WEEKEND.search(query):
+        return None
+    days = [
+        t.value.start
+        for t in find_times(query, reference_time)
+        if t.value.kind in ("date", "datetime") and not _WEEKEND.search(t.text)
+    ]
+    days = [d.date() if isinstance(d, datetime) else d for d in days if isinstance(d, date)]
+    if days and all(d.weekday() < 5 for d in days):
+        return f"weekend words beside weekday dates {[d.isoformat() for d in days]}"
+    return None
+
+
 def contradiction(catalog: Catalog, query: str, reference_time: str, calls: list[Call]) -> str | None:
     """Why a draft contradicts itself, or None."""
     return (
         same_ends(catalog, calls)
         or weekday_contradiction(query, reference_time)
+        or weekend_contradiction(query, reference_time)
         or now_contradiction(query, reference_time)
         or ambiguous_end(query)
         or ambiguous_airport(query, calls)

@@ -10,12 +10,15 @@ past day reads unnaturally ("上一个农历十月初八").
 
 from __future__ import annotations
 
+import re
+
 from .grammar import SLOT_RE, Pattern, PluginGrammar, SlotSpec
 
 DATE_FORMS = (None, "md", "rel", "iso")
 MAX_TWO_STEP = 2  # two-step readings per source pattern
 MIN_WORK_DAYS = 5  # a slot reaching this far always holds a second working day (Friday → Tuesday)
 MAX_WORK_DAYS = 31  # beyond, a working-day count ("第二十七个工作日") is no way anyone says a date
+WEEKEND = re.compile(r"周末|(?:周|星期|礼拜)[六日天]")
 MAX_LUNAR_DAYS = 300  # within a lunar year, a lunar date's next occurrence is the one meant
 
 
@@ -53,6 +56,8 @@ def deepen(g: PluginGrammar) -> PluginGrammar:
             dates = _slots(p, g, "date", DATE_FORMS)
             cities = _slots(p, g, "city", (None,))
             works = [d for d in dates if MIN_WORK_DAYS <= g.slots[d].max_days <= MAX_WORK_DAYS]
+            if WEEKEND.search(p.text):  # a working-day count beside 周末 / 周六 contradicts itself
+                works = []
             for d in dates:
                 pats.append(_derive(p, f"cal_{d}", _resay(p.text, d, "cal")))
                 if d in works:
