@@ -149,12 +149,11 @@ def weekend_contradiction(query: str, reference_time: str) -> str | None:
 
     if not _WEEKEND.search(query):
         return None
-    days = [
-        t.value.start
-        for t in find_times(query, reference_time)
-        if t.value.kind in ("date", "datetime") and not _WEEKEND.search(t.text)
-    ]
-    days = [d.date() if isinstance(d, datetime) else d for d in days if isinstance(d, date)]
+    days: list[date] = []
+    for t in find_times(query, reference_time):
+        v = t.value.start
+        if t.value.kind in ("date", "datetime") and not _WEEKEND.search(t.text) and isinstance(v, date):
+            days.append(v.date() if isinstance(v, datetime) else v)
     if days and all(d.weekday() < 5 for d in days):
         return f"weekend words beside weekday dates {[d.isoformat() for d in days]}"
     return None
