@@ -1,4 +1,4 @@
-"""Package layout: the core lives in loaders/plugineval, the builder in builder/ as plugineval.builder.
+"""Package layout: the package lives in loaders/plugineval, the builder in loaders/plugineval/builder.
 
 ``PLUGINEVAL_COMPILE=1`` (opt-in) compiles the rules judge's hot modules with mypyc: the same verdicts,
 faster (docs/bfcl_conformance.md, Speed). It needs mypyc (``pip install mypy``) and a C compiler with
@@ -21,10 +21,8 @@ from setuptools import find_namespace_packages, setup
 # namespace packages: the data folders (catalog/data, judge/prompts, builder/grammars, ...) are shipped
 # as packages of their own, so that a wheel carries them (tests/test_packaging.py)
 skip = ["__pycache__", "*.__pycache__"]
+# every package under loaders/: the core and the builder (plugineval.builder, loaders/plugineval/builder)
 core = find_namespace_packages("loaders", include=["plugineval", "plugineval.*"], exclude=skip)
-builder = [
-    "plugineval." + p for p in find_namespace_packages(".", include=["builder", "builder.*"], exclude=skip)
-]
 # folders of the checkout that the installed package reads, shipped from where they are (one copy, the
 # documented one): the build's default config, the dataset card template and the Space app, found
 # through importlib.resources (plugineval/_resources.py), never through the source layout
@@ -109,7 +107,7 @@ def _ext_modules() -> list[Any]:
 
 
 setup(
-    packages=core + builder + shipped,
-    package_dir={"plugineval": "loaders/plugineval", "plugineval.builder": "builder", **DATA_FOLDERS},
+    packages=core + shipped,
+    package_dir={"plugineval": "loaders/plugineval", **DATA_FOLDERS},
     ext_modules=_ext_modules(),
 )

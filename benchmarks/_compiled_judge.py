@@ -3,9 +3,10 @@
 ``ensure_compiled()`` builds a wheel of the package with the judge's hot modules compiled, from a copy
 of the tracked sources (a working tree's ``build/`` and ``*.egg-info`` stay out of it, and no ``.so``
 lands next to a ``.py`` of the source tree), and installs it with ``pip install --no-deps --target``
-under ``.cache/bench/compiled-<key>/site``. The key hashes every tracked file of the package
-(``loaders/``), ``setup.py``, ``pyproject.toml`` and the mypy and Python versions: the compiled
-modules are type-checked against the rest of the package, and a stale copy of it would be timed.
+under ``.cache/bench/compiled-<key>/site``. The key hashes every tracked file of the core
+(``loaders/`` without the builder), ``setup.py``, ``pyproject.toml`` and the mypy and Python versions:
+the compiled modules are type-checked against the rest of the package, and a stale copy of it would be
+timed.
 
 The compiled package cannot share a process with the pure one (both are ``plugineval``), so it runs in
 a worker process (``Worker``) that loads the same BFCL oracle pairs and, on request, gives its
@@ -31,7 +32,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".cache" / "bench"
-SOURCES = ("setup.py", "pyproject.toml", "README.md", "loaders")
+# the core without the builder (loaders/plugineval/builder is not needed to judge)
+SOURCES = ("setup.py", "pyproject.toml", "README.md", "loaders", ":(exclude)loaders/plugineval/builder")
 
 
 def tracked(*paths: str) -> list[str]:
@@ -42,7 +44,7 @@ def tracked(*paths: str) -> list[str]:
 
 
 def copy_sources(dest: Path) -> None:
-    """The tracked files a wheel of the core is built from (builder/ is not needed to judge)."""
+    """The tracked files a wheel of the core is built from (``SOURCES``: no builder)."""
     for rel in tracked(*SOURCES):
         (dest / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, dest / rel)

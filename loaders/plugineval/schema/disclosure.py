@@ -8,7 +8,8 @@ that text once, deterministically, from the catalog data:
 
 Each boundary reads "<authored sentence>，<edge clause>". The edge clause is generated from the
 boundary's structured fields (kind, days, limit, values, scope) with the same comparisons the runtime
-uses (``builder/tools/runtime.py``, ``boundary_violation``), so the text and the code cannot disagree.
+uses (``loaders/plugineval/builder/tools/runtime.py``, ``boundary_violation``), so the text and the
+code cannot disagree.
 Edge convention (docs/catalog.md §3): every stated edge is inclusive and counted from today as
 "N 天后" = today + N days and "N 天前" = today − N days (docs/format.md §3: 三天后 = today + 3).
 """

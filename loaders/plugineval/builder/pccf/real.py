@@ -1,11 +1,12 @@
 """Real queries for Stage I: HammerBench's Chinese single-turn samples, where a catalog plugin covers them.
 
-The decisions are data (``builder/real/hammerbench_map.yaml``): each HammerBench function is mapped to
-a catalog plugin and tool where the semantics match, or dropped with a reason; row entries re-map,
-mark as ``underspecified`` or drop single rows. The project keeps a copy of the kept queries and a
-manifest of every source row's function (``builder/real/hammerbench_zh/``), so a build never reads
-outside the project. HammerBench's gold call travels along for the report only: it never becomes our
-gold — Stage I's text-only generators propose the calls and execution verifies them.
+The decisions are data (``loaders/plugineval/builder/real/hammerbench_map.yaml``): each HammerBench
+function is mapped to a catalog plugin and tool where the semantics match, or dropped with a reason;
+row entries re-map, mark as ``underspecified`` or drop single rows. The project keeps a copy of the
+kept queries and a manifest of every source row's function
+(``loaders/plugineval/builder/real/hammerbench_zh/``), so a build never reads outside the project.
+HammerBench's gold call travels along for the report only: it never becomes our gold — Stage I's
+text-only generators propose the calls and execution verifies them.
 
 Each kept query gets a deterministic ``reference_time`` (no clock): a named date (with its year, or
 a month and day) puts the reference shortly before it (forward-looking tools) or after it (history

@@ -1,4 +1,5 @@
-"""The synthesizer's grammars: data files (``builder/grammars/<domain>.yaml``) validated at load.
+"""The synthesizer's grammars: data files (``loaders/plugineval/builder/grammars/<domain>.yaml``)
+validated at load.
 
 A pattern's text mixes literal Chinese, alternatives ``[帮我|麻烦你|]`` (an empty branch makes the
 part optional) and slots ``{name}`` or ``{name:form}``. Slots are declared once per plugin (type,
