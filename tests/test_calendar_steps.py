@@ -152,3 +152,16 @@ def test_weekend_words_beside_a_weekday_date_contradict() -> None:
             for p in sc.patterns:
                 if "__work_" in p.id:
                     assert "周末" not in p.text and "周六" not in p.text, p.id
+
+
+def test_candidate_results_are_typed() -> None:
+    from plugineval.builder.pccf.result import CandidateResult
+
+    ok = CandidateResult.from_dict({"status": "ok", "observed": "hard", "record": {"id": "x"}, "masked": "m"})
+    assert ok.ok and CandidateResult.from_dict(ok.to_dict()) == ok  # the journal's round trip
+    with pytest.raises(ValueError, match="unknown fields"):
+        CandidateResult.from_dict({"status": "rejected", "reason": "r", "resaon": "typo"})
+    with pytest.raises(ValueError, match="names its reason"):
+        CandidateResult.from_dict({"status": "rejected"})
+    with pytest.raises(ValueError, match="carries its record"):
+        CandidateResult.from_dict({"status": "ok", "observed": "easy"})

@@ -25,6 +25,7 @@ from .coverage import SPLIT_ORDER, Coverage, Unit, grams, jaccard, plan
 from .generators import make_generators
 from .journal import Journal
 from .pilot import negative_supply
+from .result import CandidateResult
 from .retriever import TemplateRetriever
 from .stage1 import StageOne
 
@@ -174,17 +175,16 @@ class Builder:
                         and st.multi < budget.multi_call_min_share * max(st.positives, 1) * 1.2
                     )
                     key = f"{split}|{'/'.join(unit)}|r{rnd}|{i}|m{int(prefer_multi)}"
-                    res = journal.get(key)
-                    if res is None:
+                    row_ = journal.get(key)
+                    if row_ is not None:
+                        res = CandidateResult.from_dict(row_)
+                    else:
                         p0, c0 = ctx.stage1.proposals, ctx.stage1.ex.calls
                         res = await process(ctx, key, split, unit, prefer_multi)
-                        res["proposals"], res["mcp_calls"] = (
-                            ctx.stage1.proposals - p0,
-                            ctx.stage1.ex.calls - c0,
-                        )
-                        journal.put(key, res)
-                    self.stats.proposals += res["proposals"]
-                    self.stats.mcp_calls += res["mcp_calls"]
+                        res.proposals, res.mcp_calls = ctx.stage1.proposals - p0, ctx.stage1.ex.calls - c0
+                        journal.put(key, res.to_dict())
+                    self.stats.proposals += res.proposals
+                    self.stats.mcp_calls += res.mcp_calls
                     self.stats.candidates += 1
                     row["candidates"] += 1
                     tried += 1
@@ -192,7 +192,7 @@ class Builder:
                         row["accepted"] += 1
                         won += 1
                         bar.update(1)
-                    if res["status"] == "ok":
+                    if res.ok:
                         row["verified"] += 1
                 # failed tries in a row, across rounds: a unit short by one gets two tries a round, and
                 # three times the tries it needs per success, failed in a row, say its patterns are spent
@@ -226,18 +226,20 @@ class Builder:
             ) != split or rq.plugin not in self.grammars:
                 continue
             key = f"{split}|real|{rq.origin}"
-            res = journal.get(key)
-            if res is None:
+            row_ = journal.get(key)
+            if row_ is not None:
+                res = CandidateResult.from_dict(row_)
+            else:
                 p0, c0 = ctx.stage1.proposals, ctx.stage1.ex.calls
                 res = await process_real(ctx, key, split, rq)
-                res["proposals"], res["mcp_calls"] = ctx.stage1.proposals - p0, ctx.stage1.ex.calls - c0
-                journal.put(key, res)
-            self.stats.proposals += res["proposals"]
-            self.stats.mcp_calls += res["mcp_calls"]
+                res.proposals, res.mcp_calls = ctx.stage1.proposals - p0, ctx.stage1.ex.calls - c0
+                journal.put(key, res.to_dict())
+            self.stats.proposals += res.proposals
+            self.stats.mcp_calls += res.mcp_calls
             self.stats.real_candidates += 1
-            unit = (rq.plugin, rq.scenario, res.get("target") or res.get("observed") or "")
-            if res["status"] == "ok":
-                self._room_for_real(st, (rq.plugin, rq.scenario, res["observed"]))
+            unit = (rq.plugin, rq.scenario, res.target or res.observed or "")
+            if res.ok and res.observed is not None:
+                self._room_for_real(st, (rq.plugin, rq.scenario, res.observed))
             if self._apply(st, split, unit, res):
                 self.stats.real_accepted += 1
                 bar.update(1)
@@ -339,23 +341,23 @@ class Builder:
         self.stats.budget_transfers += 1
         return True
 
-    def _apply(self, st: SplitState, split: str, unit: Unit, res: dict[str, Any]) -> bool:
+    def _apply(self, st: SplitState, split: str, unit: Unit, res: CandidateResult) -> bool:
         s = self.stats
-        if res["status"] != "ok":
-            s.rejections[res["reason"]] += 1
+        if not res.ok or res.record is None or res.observed is None or res.masked is None:
+            s.rejections[res.reason or "no_reason"] += 1
             return False
         s.verified += 1
-        rec = Record.from_row(res["record"])
-        observed = res["observed"]
+        rec = Record.from_row(res.record)
+        observed = res.observed
         if rec.kind == "positive":
-            if res.get("intended_differs") is not None:
+            if res.intended_differs is not None:
                 s.intended_compared += 1
-                s.intended_differs += bool(res["intended_differs"])
-            if res.get("relabeled"):
+                s.intended_differs += bool(res.intended_differs)
+            if res.relabeled:
                 s.relabels += 1
         else:
-            s.difficulty_deviation.append(abs(RANK[res["target"]] - RANK[observed]))
-            if res.get("strengthened"):
+            s.difficulty_deviation.append(abs(RANK[res.target or observed] - RANK[observed]))
+            if res.strengthened:
                 s.strengthened += 1
         target_unit = (unit[0], unit[1], observed)
         if st.coverage.deficit(target_unit) == 0 and not self._transfer(st, split, rec, target_unit):
@@ -364,7 +366,7 @@ class Builder:
         if rec.query in self.queries or any(rec.id in o.records for o in self.splits.values()):
             s.rejections["duplicate_record"] += 1
             return False
-        masked = res["masked"]
+        masked = res.masked
         g = grams(masked)
         thr = self.cfg.records.near_duplicate_jaccard
         if split != "train" and any(jaccard(g, o) >= thr for o in st.masked[unit[0]]):
@@ -379,7 +381,7 @@ class Builder:
             if masked in test.masked_strings:
                 s.rejections["masked_pattern_in_test"] += 1
                 return False
-            if len(res["slot_key"]) > 2 and tuple(res["slot_key"]) in test.slot_keys:
+            if len(res.slot_key) > 2 and tuple(res.slot_key) in test.slot_keys:
                 s.rejections["slot_combination_in_test"] += 1
                 return False
         st.coverage.counts[target_unit] += 1
@@ -388,7 +390,7 @@ class Builder:
         self.masked_of[rec.id] = masked
         st.masked[unit[0]].append(g)
         st.masked_strings.add(masked)
-        st.slot_keys.add(tuple(res["slot_key"]))
+        st.slot_keys.add(tuple(res.slot_key))
         if rec.kind == "positive":
             st.positives += 1
             st.multi += len(rec.gold_calls) > 1

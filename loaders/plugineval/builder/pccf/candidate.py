@@ -35,6 +35,7 @@ from .records import (
     reference_time,
     rng_for,
 )
+from .result import CandidateResult
 from .retriever import TemplateRetriever
 from .stage1 import StageOne, Verification
 
@@ -77,7 +78,12 @@ def _trace_summary(v: Verification) -> list[dict[str, Any]]:
     return out
 
 
-async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: bool) -> dict[str, Any]:
+async def process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: bool) -> CandidateResult:
+    """One synthesized candidate through Stage I and calibration: the typed result the loop applies."""
+    return CandidateResult.from_dict(await _process(ctx, key, split, unit, prefer_multi))
+
+
+async def _process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi: bool) -> dict[str, Any]:
     plugin_id, scenario_id, target = unit
     cat, cfg = ctx.catalog, ctx.cfg
     plugin = cat.plugin(plugin_id)
@@ -419,9 +425,13 @@ def fingerprint(cfg: BuildConfig, catalog: Catalog, grammars: dict[str, PluginGr
     return h.hexdigest()[:16]
 
 
-async def process_real(ctx: Context, key: str, split: str, rq: Any) -> dict[str, Any]:
+async def process_real(ctx: Context, key: str, split: str, rq: Any) -> CandidateResult:
     """A real query (HammerBench) through Stage I. No synthesizer meant anything here, so a positive
     needs two text-only generators that agree (or an LLM generator) before its gold is trusted."""
+    return CandidateResult.from_dict(await _process_real(ctx, key, split, rq))
+
+
+async def _process_real(ctx: Context, key: str, split: str, rq: Any) -> dict[str, Any]:
     cat = ctx.catalog
     plugin = cat.plugin(rq.plugin)
     scenario = next(s for s in plugin.scenarios if s.id == rq.scenario)
