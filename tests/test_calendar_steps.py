@@ -165,3 +165,18 @@ def test_candidate_results_are_typed() -> None:
         CandidateResult.from_dict({"status": "rejected"})
     with pytest.raises(ValueError, match="carries its record"):
         CandidateResult.from_dict({"status": "ok", "observed": "easy"})
+
+
+def test_metrics_break_down_by_counted_step() -> None:
+    from plugineval.metrics import breakdown
+
+    entries = [
+        {"outcome": "TP", "kind": "positive", "steps": ["calendar_fact", "implicit_entity"]},
+        {"outcome": "FN", "kind": "positive", "steps": ["calendar_fact"]},
+        {"outcome": "TP", "kind": "positive"},  # easy: in no step's group
+        {"outcome": "TN", "kind": "neg_A"},
+    ]
+    by = breakdown(entries, "steps")
+    assert set(by) == {"calendar_fact", "implicit_entity"}
+    assert by["calendar_fact"]["positives"] == 2 and by["calendar_fact"]["recall"] == 0.5
+    assert by["implicit_entity"]["recall"] == 1.0

@@ -14,4 +14,6 @@ SCHEMA_VERSION = "1.0"
 # 1.2.0: a place named with the gold call's own city in front is that place (成都大熊猫基地 = 大熊猫基地
 #   with city 成都); derived defaults may start from the record's own date (an end_date defaulting to today)
 JUDGE_VERSION = "1.2.0"
-SCORER_VERSION = "1.0.0"
+# scorer 1.1.0: a positive's entry carries its counted inference steps (`steps`), and the metrics are
+#   broken down by step (`by.steps`: recall per calendar_fact, date_arithmetic, timezone_conversion …)
+SCORER_VERSION = "1.1.0"

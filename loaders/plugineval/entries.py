@@ -39,6 +39,7 @@ DOMAIN = "domain"
 TARGET_PLUGIN = "target_plugin"
 TOOLS = "tools"
 SCENARIO = "scenario"
+STEPS = "steps"  # a positive's counted inference steps (docs/format.md §2.4), where it has any
 # keys of one argument verdict in ``arguments``
 ARG_NAME = "arg"
 ARG_OK = "ok"
@@ -67,11 +68,12 @@ FIELDS = (
     TARGET_PLUGIN,
     TOOLS,
     SCENARIO,
+    STEPS,
 )
 _FIELDS = frozenset(FIELDS)
 _ALWAYS = (OUTCOME, CATEGORY, SUBTYPE, ARGUMENTS)
 _RECORD = (KIND, NEGATIVE_SCOPE, DIFFICULTY, DOMAIN, TARGET_PLUGIN, TOOLS, SCENARIO)
-_LISTS = frozenset({ARGUMENTS, UNMATCHED_GOLD, UNMATCHED_PRED, TOOLS})
+_LISTS = frozenset({ARGUMENTS, UNMATCHED_GOLD, UNMATCHED_PRED, TOOLS, STEPS})
 
 
 @dataclass(frozen=True, slots=True, eq=True)
@@ -93,6 +95,7 @@ class VerdictEntry(Mapping[str, Any]):
     target_plugin: str | None = None
     tools: tuple[str, ...] = ()
     scenario: str | None = None
+    steps: tuple[str, ...] = ()
     keys_: tuple[str, ...] = field(default=(), compare=False, repr=False)
     """The JSON keys this entry writes, in order."""
     extra: Mapping[str, Any] = field(default_factory=dict, repr=False)
@@ -126,6 +129,9 @@ class VerdictEntry(Mapping[str, Any]):
         if verdict.scored_against is not None:
             keys.append(SCORED_AGAINST)
         keys += _RECORD
+        steps = tuple(record.difficulty_basis.steps) if record.kind == POSITIVE else ()
+        if steps:
+            keys.append(STEPS)
         return cls(
             outcome=verdict.outcome,
             category=verdict.category,
@@ -143,6 +149,7 @@ class VerdictEntry(Mapping[str, Any]):
             target_plugin=record.target_plugin,
             tools=tuple(tools),
             scenario=record.primary_scenario,
+            steps=steps,
             keys_=tuple(keys),
         )
 

@@ -16,7 +16,7 @@ from .judge._types import Reason
 if TYPE_CHECKING:
     from .trials import TrialsSummary
 
-BREAKDOWN_KEYS = ("difficulty", "domain", "target_plugin", "tools", "scenario", "kind")
+BREAKDOWN_KEYS = ("difficulty", "domain", "target_plugin", "tools", "scenario", "kind", "steps")
 
 
 def build_metrics(
@@ -147,8 +147,8 @@ class Report:
             w = "/".join(f"{x:.2f}" for x in mx["weights"])
             lines.append(f"| {name} ({w}) | {pct(mx['recall'])} | {pct(mx['accuracy'])} |")
         by = m.get("by", {})
-        for key in ("difficulty", "kind", "domain"):
-            if key in by:
+        for key in ("difficulty", "steps", "kind", "domain"):
+            if by.get(key):
                 lines += ["", f"| {key} | n | Recall | Accuracy |", "|---|---|---|---|"]
                 for k, s in by[key].items():
                     lines.append(f"| {k} | {s['n']} | {pct(s['recall'])} | {pct(s['accuracy'])} |")
@@ -193,6 +193,20 @@ class Report:
         ]
         for name, mx in m.get("mixtures", {}).items():
             rows.append(f"mixture {name:<14} Recall {pct(mx['recall'])}  Accuracy {pct(mx['accuracy'])}")
+        by = m.get("by", {})
+        for key in ("difficulty", "steps"):  # where the positives are lost: how hard, which inference
+            groups = by.get(key) or {}
+            order = (
+                [d for d in ("easy", "medium", "hard") if d in groups]
+                if key == "difficulty"
+                else list(groups)
+            )
+            for k in order:
+                s = groups[k]
+                if s["positives"]:
+                    rows.append(
+                        f"{key[:-1] if key == 'steps' else key} {k:<20} Recall {pct(s['recall'])}  (n={s['positives']})"
+                    )
         if self.trials is not None:
             from .trials import table_rows
 
