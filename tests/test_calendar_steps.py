@@ -180,3 +180,10 @@ def test_metrics_break_down_by_counted_step() -> None:
     assert set(by) == {"calendar_fact", "implicit_entity"}
     assert by["calendar_fact"]["positives"] == 2 and by["calendar_fact"]["recall"] == 0.5
     assert by["implicit_entity"]["recall"] == 1.0
+
+
+def test_judge_reads_a_calendar_expression_argument_as_relative() -> None:
+    from plugineval.normalize import compare_time
+
+    for pred in ("农历十月初八", "下个月最后一个工作日", "今天之后的第三个工作日"):
+        assert compare_time(pred, "2026-11-16", REF, CST) == "relative"

@@ -13,7 +13,9 @@ SCHEMA_VERSION = "1.0"
 #   railway stations and airports are places of their own (海口火车站 = 海口站 ≠ 海口东站)
 # 1.2.0: a place named with the gold call's own city in front is that place (成都大熊猫基地 = 大熊猫基地
 #   with city 成都); derived defaults may start from the record's own date (an end_date defaulting to today)
-JUDGE_VERSION = "1.2.0"
+# 1.2.1: a calendar expression given as an argument value (农历十月初八, 下个月最后一个工作日,
+#   今天之后的第三个工作日) is a relative date (reason `relative`), as 明天 is; 1.2.0 called it unparsed
+JUDGE_VERSION = "1.2.1"
 # scorer 1.1.0: a positive's entry carries its counted inference steps (`steps`), and the metrics are
 #   broken down by step (`by.steps`: recall per calendar_fact, date_arithmetic, timezone_conversion …)
 SCORER_VERSION = "1.1.0"
