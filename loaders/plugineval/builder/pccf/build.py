@@ -8,7 +8,9 @@ import hashlib
 import math
 import time
 from collections import Counter, defaultdict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -175,14 +177,9 @@ class Builder:
                         and st.multi < budget.multi_call_min_share * max(st.positives, 1) * 1.2
                     )
                     key = f"{split}|{'/'.join(unit)}|r{rnd}|{i}|m{int(prefer_multi)}"
-                    row_ = journal.get(key)
-                    if row_ is not None:
-                        res = CandidateResult.from_dict(row_)
-                    else:
-                        p0, c0 = ctx.stage1.proposals, ctx.stage1.ex.calls
-                        res = await process(ctx, key, split, unit, prefer_multi)
-                        res.proposals, res.mcp_calls = ctx.stage1.proposals - p0, ctx.stage1.ex.calls - c0
-                        journal.put(key, res.to_dict())
+                    res = await _journaled(
+                        journal, ctx, key, partial(process, ctx, key, split, unit, prefer_multi)
+                    )
                     self.stats.proposals += res.proposals
                     self.stats.mcp_calls += res.mcp_calls
                     self.stats.candidates += 1
@@ -226,14 +223,7 @@ class Builder:
             ) != split or rq.plugin not in self.grammars:
                 continue
             key = f"{split}|real|{rq.origin}"
-            row_ = journal.get(key)
-            if row_ is not None:
-                res = CandidateResult.from_dict(row_)
-            else:
-                p0, c0 = ctx.stage1.proposals, ctx.stage1.ex.calls
-                res = await process_real(ctx, key, split, rq)
-                res.proposals, res.mcp_calls = ctx.stage1.proposals - p0, ctx.stage1.ex.calls - c0
-                journal.put(key, res.to_dict())
+            res = await _journaled(journal, ctx, key, partial(process_real, ctx, key, split, rq))
             self.stats.proposals += res.proposals
             self.stats.mcp_calls += res.mcp_calls
             self.stats.real_candidates += 1
@@ -412,3 +402,18 @@ def _bar(split: str, total: int, on: bool) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, desc=f"build {split}", unit="rec", dynamic_ncols=True)
+
+
+async def _journaled(
+    journal: Journal, ctx: Context, key: str, make: Callable[[], Awaitable[CandidateResult]]
+) -> CandidateResult:
+    """The candidate's result from the journal, or made now (with the proposals and MCP calls it
+    took) and journaled: a rerun with ``--resume`` replays it."""
+    row = journal.get(key)
+    if row is not None:
+        return CandidateResult.from_dict(row)
+    p0, c0 = ctx.stage1.proposals, ctx.stage1.ex.calls
+    res = await make()
+    res.proposals, res.mcp_calls = ctx.stage1.proposals - p0, ctx.stage1.ex.calls - c0
+    journal.put(key, res.to_dict())
+    return res
