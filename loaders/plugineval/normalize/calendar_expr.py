@@ -45,7 +45,7 @@ _AFTER_RE = re.compile(
 )
 _WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 
-#: the step each kind of expression is (docs/format.md §3)
+#: the step each kind of expression is (docs/format.md §2.4)
 CALENDAR_STEP = {"lunar": "calendar_fact", "edge": "calendar_fact", "after": "calendar_fact"}
 CALENDAR_STEP |= {"nth": "calendar_fact", "count": "date_arithmetic"}
 
