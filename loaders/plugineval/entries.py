@@ -74,6 +74,7 @@ _FIELDS = frozenset(FIELDS)
 _ALWAYS = (OUTCOME, CATEGORY, SUBTYPE, ARGUMENTS)
 _RECORD = (KIND, NEGATIVE_SCOPE, DIFFICULTY, DOMAIN, TARGET_PLUGIN, TOOLS, SCENARIO)
 _LISTS = frozenset({ARGUMENTS, UNMATCHED_GOLD, UNMATCHED_PRED, TOOLS, STEPS})
+LIST_KEYS = _LISTS  # the list-valued keys: an entry without one has an empty list
 
 
 @dataclass(frozen=True, slots=True, eq=True)

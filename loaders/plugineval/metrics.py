@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ._constants import DIFFICULTIES, SEED
-from .entries import STEPS, VerdictEntry, typed, typed_map
+from .entries import LIST_KEYS, VerdictEntry, typed, typed_map
 from .judge._types import Category, Outcome
 
 Entry = VerdictEntry | Mapping[str, Any]
@@ -80,7 +80,7 @@ def breakdown(entries: Sequence[Entry], key: str) -> dict[str, dict[str, Any]]:
     groups: dict[str, list[VerdictEntry]] = defaultdict(list)
     for e in typed(entries):
         v = e.get(key)
-        if v is None and key == STEPS:  # no counted step: the record is in no step's group
+        if v is None and key in LIST_KEYS:  # an absent list (a positive without steps): no group
             continue
         for k in v if isinstance(v, list) else [v]:
             groups[str(k)].append(e)

@@ -23,7 +23,7 @@ from .lunar import next_lunar, parse_lunar_day, parse_lunar_month
 from .timeexpr import _TIME_RE, TimeValue, _day, _num, _with_time
 from .workdays import day_info, holiday_rows, official
 
-__all__ = ["CALENDAR_STEP", "calendar_step", "holiday_ends", "resolve_calendar"]
+__all__ = ["CALENDAR_STEP", "SURFACE_RX", "calendar_step", "holiday_ends", "resolve_calendar"]
 
 _LDAY = (
     r"初[一二三四五六七八九十]|廿[一二三四五六七八九]|二十[一二三四五六七八九]?|十[一二三四五六七八九]|三十"
@@ -32,15 +32,15 @@ _LUNAR_RE = re.compile(
     rf"(?:(?:农历|阴历)(?P<leap>闰)?(?P<m>正|十一|十二|冬|腊|[一二三四五六七八九十])|(?P<m2>正|冬|腊))月(?P<d>{_LDAY})[日号]?"
 )
 _MONTHS = r"(?P<mon>这个月|本月|下个月|下月|下下个月)"
-_EDGE_RE = re.compile(rf"{_MONTHS}(?P<edge>最后一个|第一个|头一个)(?:工作日|上班日)")
-_NTH_RE = re.compile(rf"{_MONTHS}第(?P<n>[一二三四1-4])个(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])")
-_COUNT_RE = re.compile(r"今天(?:之后|以后|往后)第(?P<n>[0-9一二两三四五六七八九十]+)个工作日")
+_EDGE_RE = re.compile(rf"{_MONTHS}的?(?P<edge>最后一个|第一个|头一个)(?:工作日|上班日)")
+_NTH_RE = re.compile(rf"{_MONTHS}的?第(?P<n>[一二三四1-4])个(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])")
+_COUNT_RE = re.compile(r"今天(?:之后|以后|往后)的?第(?P<n>[0-9一二两三四五六七八九十]+)个工作日")
 _HOLIDAYS = {
     "国庆": "国庆", "十一": "国庆", "春节": "春节", "五一": "劳动节", "劳动节": "劳动节",
     "端午": "端午", "中秋": "中秋", "清明": "清明", "元旦": "元旦",
 }  # fmt: skip
 _AFTER_RE = re.compile(
-    r"(?P<h>国庆|十一|春节|五一|劳动节|端午|中秋|清明|元旦)节?(?:假期|长假|小长假|放假)?(?:结束)?[后完]"
+    r"(?P<h>国庆|十一|春节|五一|劳动节|端午|中秋|清明|元旦)节?(?:假期|长假|小长假|放假)?(?:结束)?[后完]的?"
     r"(?:第一个工作日|第一个上班日|第一天上班|上班第一天)"
 )
 _WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
@@ -65,15 +65,32 @@ _KINDS = (
 )
 
 
-def _kind(t: str) -> str | None:
+#: every calendar expression as one group-free pattern, 的 allowed where people say it (the
+#: builder's exemplar alignment reads the query as written)
+SURFACE_RX = "|".join(re.sub(r"\(\?P<\w+>", "(?:", rx.pattern) for _, rx in _KINDS)
+
+
+def _may_be(t: str) -> bool:
+    """Every kind says 月 or 工作 / 上班: any other text is none without trying the patterns (the
+    time scanner asks of every span)."""
+    return "月" in t or "工作" in t or "上班" in t
+
+
+def _match(t: str) -> tuple[str, re.Match[str]] | None:
+    """(kind, match) of a whole calendar expression."""
+    if not _may_be(t):
+        return None
     for kind, rx in _KINDS:
-        if rx.fullmatch(t):
-            return kind
+        m = rx.fullmatch(t)
+        if m is not None:
+            return kind, m
     return None
 
 
 def _split_clock(t: str) -> tuple[str, re.Match[str]] | None:
     """(calendar expression, clock match) for "农历十月初八下午三点"; None when ``t`` is not one."""
+    if not _may_be(t):
+        return None
     for _kind_name, rx in _KINDS:
         m = rx.match(t)
         if m is not None and m.end() < len(t):
@@ -87,8 +104,8 @@ def calendar_step(surface: str) -> str | None:
     """The step a calendar expression needs (calendar_fact / date_arithmetic), None for others."""
     t = re.sub(r"\s+|的", "", surface)
     split = _split_clock(t)
-    k = _kind(split[0] if split else t)
-    return CALENDAR_STEP[k] if k else None
+    hit = _match(split[0] if split else t)
+    return CALENDAR_STEP[hit[0]] if hit else None
 
 
 def _workday(d: date) -> bool | None:
@@ -130,11 +147,12 @@ def resolve_calendar(t: str, ref: datetime) -> TimeValue | None:
         if on is None or not isinstance(on.start, date):
             return None
         return _with_time(on.start, split[1], ref.tzinfo, None)
+    hit = _match(t)
+    if hit is None:
+        return None
+    kind, m = hit
     today = ref.date()
-    kind = _kind(t)
     if kind == "lunar":
-        m = _LUNAR_RE.fullmatch(t)
-        assert m is not None
         month = parse_lunar_month(m.group("m") or m.group("m2"))
         day = parse_lunar_day(m.group("d"))
         if month is None or day is None:
@@ -142,8 +160,6 @@ def resolve_calendar(t: str, ref: datetime) -> TimeValue | None:
         d = next_lunar(month, day, today, bool(m.group("leap")))
         return _day(d) if d else None
     if kind == "edge":
-        m = _EDGE_RE.fullmatch(t)
-        assert m is not None
         y, mo = _month_of(m.group("mon"), today)
         n = calendar.monthrange(y, mo)[1]
         days = [date(y, mo, k) for k in range(1, n + 1)]
@@ -157,8 +173,6 @@ def resolve_calendar(t: str, ref: datetime) -> TimeValue | None:
                 return _day(d)
         return None
     if kind == "nth":
-        m = _NTH_RE.fullmatch(t)
-        assert m is not None
         y, mo = _month_of(m.group("mon"), today)
         nth = _num(m.group("n"))
         wd = _WEEKDAY[m.group("wd")]
@@ -168,8 +182,6 @@ def resolve_calendar(t: str, ref: datetime) -> TimeValue | None:
         hits = [d for d in hits if d.weekday() == wd]
         return _day(hits[nth - 1]) if 1 <= nth <= len(hits) else None
     if kind == "count":
-        m = _COUNT_RE.fullmatch(t)
-        assert m is not None
         count = _num(m.group("n"))
         if not count or count > 60:
             return None
@@ -182,8 +194,6 @@ def resolve_calendar(t: str, ref: datetime) -> TimeValue | None:
             seen += w
         return _day(d)
     if kind == "after":
-        m = _AFTER_RE.fullmatch(t)
-        assert m is not None
         end = _holiday_end(_HOLIDAYS[m.group("h")], today)
         if end is None:
             return None

@@ -20,7 +20,7 @@ from ..synth.consistency import contradiction, same_ends
 from ..synth.grammar import DEEP_STEPS, Pattern, PluginGrammar
 from ..synth.synthesizer import Candidate, instantiate
 from .config import BuildConfig
-from .coverage import Unit, pattern_difficulty, pattern_steps, patterns_by_split
+from .coverage import Unit, is_multi_call, pattern_difficulty, pattern_steps, patterns_by_split
 from .evaluators import OBSERVABLE_STEPS
 from .generators import Task
 from .records import (
@@ -126,7 +126,7 @@ async def _process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi:
             summary = v.evidence.setdefault("alternatives", {"tried": {}, "accepted": {}})
             summary["accepted"]["other_tool"] = len(other)
         measured = v.steps | (declared - OBSERVABLE_STEPS)
-        if len(v.gold or []) >= 3 and len({c.name for c in v.gold or []}) >= 2:
+        if is_multi_call([c.name for c in v.gold or []]):
             measured.add("multi_call")
         deep = sorted(measured & DEEP_STEPS)
         observed = difficulty_of_depth(len(deep))

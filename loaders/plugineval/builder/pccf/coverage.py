@@ -46,9 +46,14 @@ def depth(steps: set[str] | list[str]) -> int:
     return len(set(steps) & DEEP_STEPS)
 
 
+def is_multi_call(tools: list[str]) -> bool:
+    """Three or more calls of two or more tools, each grounded on its own: a ``multi_call`` step."""
+    return len(tools) >= 3 and len(set(tools)) >= 2
+
+
 def pattern_difficulty(p: Pattern, g: PluginGrammar) -> str:
     steps = pattern_steps(p, g)
-    if len(p.calls) >= 3 and len({c.tool for c in p.calls}) >= 2:
+    if is_multi_call([c.tool for c in p.calls]):
         steps.add("multi_call")
     return difficulty_of_depth(depth(steps))
 

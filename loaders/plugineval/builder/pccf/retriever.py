@@ -15,6 +15,7 @@ from typing import Any
 
 from plugineval.catalog import Catalog
 from plugineval.normalize import canonical_place, parse_absolute, parse_number, resolve
+from plugineval.normalize.calendar_expr import SURFACE_RX as CALENDAR_SURFACES
 
 from ..synth.grammar import ALT_RE, SLOT_RE, Pattern, PluginGrammar, SlotSpec
 from ..synth.slots import NICKNAMES
@@ -45,13 +46,9 @@ _TYPE_RX = {
         rf"\d{{4}}年\d{{1,2}}月\d{{1,2}}[日号]|\d{{4}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}|{_N}月{_N}[日号]?"
         rf"|今天|明天|后天|大后天|{_N}天[后以之]后?|(?:这|本|下下|下)?(?:周|星期|礼拜)[一二三四五六日天]"
         rf"|月底|下个?月{_N}[号日]"
-        # calendar facts and working-day counts (normalize/calendar_expr.py); the derived readings
-        # of a pattern (deepen) are matched through their source's exemplar
-        r"|(?:农历|阴历)闰?(?:正|十一|十二|冬|腊|[一二三四五六七八九十])月(?:初[一二三四五六七八九十]|廿[一二三四五六七八九]|二十[一二三四五六七八九]?|十[一二三四五六七八九]|三十)"
-        r"|(?:正|冬|腊)月(?:初[一二三四五六七八九十]|廿[一二三四五六七八九]|二十[一二三四五六七八九]?|十[一二三四五六七八九]|三十)"
-        r"|(?:这个月|本月|下个月|下月)(?:最后一个|第一个|头一个)(?:工作日|上班日)"
-        rf"|(?:这个月|本月|下个月|下月)第[一二三四]个(?:周|星期)[一二三四五六日天]|今天(?:之后的?|以后|往后)第{_N}个工作日"
-        r"|(?:国庆|十一|春节|五一|劳动节|端午|中秋|清明|元旦)节?(?:假期|长假|小长假)?后的?第一个工作日"
+        # calendar facts and working-day counts; the derived readings of a pattern (deepen) are
+        # matched through their source's exemplar
+        rf"|{CALENDAR_SURFACES}"
     ),
     "time": rf"\d{{1,2}}:\d{{2}}|(?:凌晨|早上|上午|中午|下午|晚上|傍晚)?{_N}点(?:半|{_N}分?)?",
     "int": _N,

@@ -139,7 +139,7 @@ def ambiguous_airport(query: str, calls: list[Call]) -> str | None:
     return None
 
 
-_WEEKEND = re.compile(r"周末|(?:周|星期|礼拜)[六日天]")
+WEEKEND = re.compile(r"周末|(?:周|星期|礼拜)[六日天]")
 
 
 def weekend_contradiction(query: str, reference_time: str) -> str | None:
@@ -147,12 +147,12 @@ def weekend_contradiction(query: str, reference_time: str) -> str | None:
     is a weekday (周末跟朋友聚餐，今天之后的第六个工作日 → a Wednesday)."""
     from plugineval.baselines.textscan import find_times
 
-    if not _WEEKEND.search(query):
+    if not WEEKEND.search(query):
         return None
     days: list[date] = []
     for t in find_times(query, reference_time):
         v = t.value.start
-        if t.value.kind in ("date", "datetime") and not _WEEKEND.search(t.text) and isinstance(v, date):
+        if t.value.kind in ("date", "datetime") and not WEEKEND.search(t.text) and isinstance(v, date):
             days.append(v.date() if isinstance(v, datetime) else v)
     if days and all(d.weekday() < 5 for d in days):
         return f"weekend words beside weekday dates {[d.isoformat() for d in days]}"

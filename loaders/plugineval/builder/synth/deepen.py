@@ -10,15 +10,13 @@ past day reads unnaturally ("上一个农历十月初八").
 
 from __future__ import annotations
 
-import re
-
+from .consistency import WEEKEND
 from .grammar import SLOT_RE, Pattern, PluginGrammar, SlotSpec
 
 DATE_FORMS = (None, "md", "rel", "iso")
 MAX_TWO_STEP = 2  # two-step readings per source pattern
 MIN_WORK_DAYS = 5  # a slot reaching this far always holds a second working day (Friday → Tuesday)
 MAX_WORK_DAYS = 31  # beyond, a working-day count ("第二十七个工作日") is no way anyone says a date
-WEEKEND = re.compile(r"周末|(?:周|星期|礼拜)[六日天]")
 MAX_LUNAR_DAYS = 300  # within a lunar year, a lunar date's next occurrence is the one meant
 
 
