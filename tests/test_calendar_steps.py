@@ -187,3 +187,13 @@ def test_judge_reads_a_calendar_expression_argument_as_relative() -> None:
 
     for pred in ("农历十月初八", "下个月最后一个工作日", "今天之后的第三个工作日"):
         assert compare_time(pred, "2026-11-16", REF, CST) == "relative"
+
+
+def test_a_verbs_xia_running_into_a_relative_date_reads_two_ways() -> None:
+    from plugineval.builder.synth.consistency import ambiguous_shift
+
+    assert ambiguous_shift("帮我查下下个月第一个周三重庆飞天津的航班")
+    assert ambiguous_shift("提前约一下下个月第一个周二拉萨的水痘疫苗")
+    assert ambiguous_shift("帮我看下下周三的火车")
+    assert ambiguous_shift("帮我查下个月第一个周三的航班") is None
+    assert ambiguous_shift("下下周三的火车还有票吗") is None

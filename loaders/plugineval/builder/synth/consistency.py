@@ -159,6 +159,16 @@ def weekend_contradiction(query: str, reference_time: str) -> str | None:
     return None
 
 
+# "帮我查下下个月第一个周三": 查下 + 下个月, or 查 + 下下个月? A verb's 下 (查下, 看一下, 约一下) that runs
+# into a relative date starting with 下 has two readings.
+_PARTICLE_SHIFT = re.compile(r"(?:[查看搜找瞧试等约订问]|一)下下(?:个?月|周|星期|礼拜)")
+
+
+def ambiguous_shift(query: str) -> str | None:
+    m = _PARTICLE_SHIFT.search(query)
+    return f"{m.group(0)}: a verb's 下 runs into a relative date (下… or 下下…)" if m else None
+
+
 def contradiction(catalog: Catalog, query: str, reference_time: str, calls: list[Call]) -> str | None:
     """Why a draft contradicts itself, or None."""
     return (
@@ -167,5 +177,6 @@ def contradiction(catalog: Catalog, query: str, reference_time: str, calls: list
         or weekend_contradiction(query, reference_time)
         or now_contradiction(query, reference_time)
         or ambiguous_end(query)
+        or ambiguous_shift(query)
         or ambiguous_airport(query, calls)
     )
