@@ -197,3 +197,78 @@ def test_a_verbs_xia_running_into_a_relative_date_reads_two_ways() -> None:
     assert ambiguous_shift("帮我看下下周三的火车")
     assert ambiguous_shift("帮我查下个月第一个周三的航班") is None
     assert ambiguous_shift("下下周三的火车还有票吗") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("明年农历三月初八", date(2027, 4, 14)),
+        ("去年农历八月十五", date(2025, 10, 6)),
+        ("前年农历八月十五", date(2024, 9, 17)),
+        ("今年正月十二", date(2026, 2, 28)),  # a past day, said with its year
+        ("国庆节前的最后一个工作日", date(2026, 9, 30)),
+        ("中秋前最后一个工作日", date(2026, 9, 24)),  # today: 中秋 2026-09-25..27
+    ],
+)
+def test_year_anchored_lunar_dates_and_the_last_working_day_before_a_holiday(text: str, day: date) -> None:
+    v = resolve(text, REF)
+    assert v is not None and v.kind == "date" and v.start == day
+    assert find_times(f"查一下{text}北京的天气", REF.isoformat())[0].steps == ("calendar_fact",)
+
+
+def test_a_year_the_lunar_and_gregorian_readings_disagree_on_resolves_to_nothing() -> None:
+    # 腊月廿三 of lunar 2026 is 2027-02-01, and Gregorian 2026 holds 腊月廿三 of lunar 2025 (02-10)
+    assert resolve("今年腊月廿三", REF) is None
+    # 2027's arrangement is unpublished: which day before 春节 2027 is worked is not known
+    assert resolve("春节前最后一个工作日", REF) is None
+    # the 调休 Saturday 2026-02-14 is the last working day before 春节 2026 (02-15..23)
+    v = resolve("春节前最后一个工作日", datetime(2025, 12, 10, 9, 0, tzinfo=CST))
+    assert v is not None and v.start == date(2026, 2, 14)
+
+
+def test_past_and_far_surfaces_resolve_back() -> None:
+    for k in range(-700, 330, 3):
+        d = REF.date() + timedelta(days=k)
+        surfaces = calendar_surfaces(d, REF)
+        if -20 < k < 0:  # too recent to be said by its lunar name
+            assert not any("农历" in s or "月初" in s for s in surfaces), (d, surfaces)
+        for s in surfaces:
+            v = resolve(s, REF)
+            assert v is not None and v.start == d, s
+        if k <= -20 and d.year >= REF.year - 2:
+            assert surfaces or to_lunar(d) is None or to_lunar(d)[1] in (11, 12, 1), d  # type: ignore[index]
+
+
+def test_deepen_says_a_far_date_where_the_tool_reaches_it() -> None:
+    raw = {
+        "slots": {
+            "d": {"type": "date", "min_days": 0, "max_days": 30, "far_days": [60, 330]},
+            "city": {"type": "city"},
+            "old": {"type": "date", "min_days": -300, "max_days": -100},
+        },
+        "scenarios": {
+            "s": {
+                "patterns": [
+                    {"id": "a", "text": "{d}{city}飞成都的机票"},
+                    {"id": "b", "text": "下周{d}{city}飞成都"},  # 下周 beside a far date says something else
+                    {"id": "c", "text": "{old}{city}的天气"},
+                ]
+            }
+        },
+    }
+    g = deepen(PluginGrammar.model_validate(raw))
+    ids = [p.id for p in g.scenarios["s"].patterns]
+    assert "a__far_d" in ids and "a__far_d__nick_city" in ids
+    assert not any(i.startswith("b__far") for i in ids)
+    assert "c__cal_old" in ids and "c__cal_old__nick_city" in ids  # a past day, said with its year
+    far = next(p for p in g.scenarios["s"].patterns if p.id == "a__far_d__nick_city")
+    assert pattern_difficulty(far, g) == "hard"
+    cat = load_catalog()
+    for seed in range(20):
+        ctx = SlotContext(random.Random(seed), REF, cat, None)
+        v = ctx.sample("d", g.slots["d"], "far")
+        assert v is not None and v.steps == ("calendar_fact",)
+        assert 60 <= (date.fromisoformat(v.value) - REF.date()).days <= 330
+        assert resolve(v.surface, REF).start == date.fromisoformat(v.value)  # type: ignore[union-attr]
+    with pytest.raises(Exception, match="far_days"):
+        PluginGrammar.model_validate({**raw, "slots": {"d": {"type": "date", "far_days": [0, 10]}}})

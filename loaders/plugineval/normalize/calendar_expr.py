@@ -2,10 +2,12 @@
 model can get wrong), resolved exactly:
 
 - a lunar date: 农历十月初八, 阴历八月十六, 正月十二, 腊月廿六, 农历闰六月初三 (its next occurrence
-  from today);
+  from today), or with its year: 明年农历三月初八, 去年农历八月十五, 今年正月十二 (only where the
+  lunar year and the Gregorian year agree on the day: 腊月 often falls in the next January);
 - a working-day count with the 调休 calendar: 今天之后的第三个工作日;
 - a month's last or first working day: 下个月最后一个工作日, 这个月第一个工作日;
-- the first working day after a public holiday: 国庆假期后的第一个工作日, 春节后第一个上班日;
+- the first working day after a public holiday: 国庆假期后的第一个工作日, 春节后第一个上班日, and the
+  last one before it: 春节前最后一个工作日, 国庆节前的最后一个工作日 (a 调休 Saturday included);
 - the n-th weekday of a month: 下个月第二个周五.
 
 Working days come from ``workdays`` (the State Council's arrangements). An expression whose answer
@@ -19,11 +21,18 @@ import re
 from datetime import date, datetime, timedelta
 from functools import cache
 
-from .lunar import next_lunar, parse_lunar_day, parse_lunar_month
+from .lunar import lunar_in_year, next_lunar, parse_lunar_day, parse_lunar_month
 from .timeexpr import _TIME_RE, TimeValue, _day, _num, _with_time
 from .workdays import day_info, holiday_rows, official
 
-__all__ = ["CALENDAR_STEP", "SURFACE_RX", "calendar_step", "holiday_ends", "resolve_calendar"]
+__all__ = [
+    "CALENDAR_STEP",
+    "SURFACE_RX",
+    "calendar_step",
+    "holiday_ends",
+    "holiday_starts",
+    "resolve_calendar",
+]
 
 _LDAY = (
     r"初[一二三四五六七八九十]|廿[一二三四五六七八九]|二十[一二三四五六七八九]?|十[一二三四五六七八九]|三十"
@@ -31,6 +40,11 @@ _LDAY = (
 _LUNAR_RE = re.compile(
     rf"(?:(?:农历|阴历)(?P<leap>闰)?(?P<m>正|十一|十二|冬|腊|[一二三四五六七八九十])|(?P<m2>正|冬|腊))月(?P<d>{_LDAY})[日号]?"
 )
+_YLUNAR_RE = re.compile(
+    rf"(?P<yr>今年|明年|去年|前年)的?(?:(?:农历|阴历)(?P<leap>闰)?(?P<m>正|十一|十二|冬|腊|[一二三四五六七八九十])"
+    rf"|(?P<m2>正|冬|腊))月(?P<d>{_LDAY})[日号]?"
+)
+_YEARS = {"今年": 0, "明年": 1, "去年": -1, "前年": -2}
 _MONTHS = r"(?P<mon>这个月|本月|下个月|下月|下下个月)"
 _EDGE_RE = re.compile(rf"{_MONTHS}的?(?P<edge>最后一个|第一个|头一个)(?:工作日|上班日)")
 _NTH_RE = re.compile(rf"{_MONTHS}的?第(?P<n>[一二三四1-4])个(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])")
@@ -43,10 +57,15 @@ _AFTER_RE = re.compile(
     r"(?P<h>国庆|十一|春节|五一|劳动节|端午|中秋|清明|元旦)节?(?:假期|长假|小长假|放假)?(?:结束)?[后完]的?"
     r"(?:第一个工作日|第一个上班日|第一天上班|上班第一天)"
 )
+_BEFORE_RE = re.compile(
+    r"(?P<h>国庆|十一|春节|五一|劳动节|端午|中秋|清明|元旦)节?(?:假期|长假|小长假|放假)?(?:之)?前的?"
+    r"(?:最后一个工作日|最后一个上班日|最后一天上班)"
+)
 _WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 
 #: the step each kind of expression is (docs/format.md §2.4)
-CALENDAR_STEP = {"lunar": "calendar_fact", "edge": "calendar_fact", "after": "calendar_fact"}
+CALENDAR_STEP = {"lunar": "calendar_fact", "ylunar": "calendar_fact", "edge": "calendar_fact"}
+CALENDAR_STEP |= {"after": "calendar_fact", "before": "calendar_fact"}
 CALENDAR_STEP |= {"nth": "calendar_fact", "count": "date_arithmetic"}
 
 
@@ -58,10 +77,12 @@ def _month_of(word: str, today: date) -> tuple[int, int]:
 
 _KINDS = (
     ("lunar", _LUNAR_RE),
+    ("ylunar", _YLUNAR_RE),
     ("edge", _EDGE_RE),
     ("nth", _NTH_RE),
     ("count", _COUNT_RE),
     ("after", _AFTER_RE),
+    ("before", _BEFORE_RE),
 )
 
 
@@ -71,8 +92,8 @@ SURFACE_RX = "|".join(re.sub(r"\(\?P<\w+>", "(?:", rx.pattern) for _, rx in _KIN
 
 
 def _may_be(t: str) -> bool:
-    """Every kind says 月 or 工作 / 上班: any other text is none without trying the patterns (the
-    time scanner asks of every span)."""
+    """Every kind says 月 or 工作 / 上班 (a lunar day says 月): any other text is none without
+    trying the patterns (the time scanner asks of every span)."""
     return "月" in t or "工作" in t or "上班" in t
 
 
@@ -128,6 +149,13 @@ def _holiday_ends(name: str) -> tuple[date, ...]:
     return tuple(ends)
 
 
+@cache
+def _holiday_starts(name: str) -> tuple[date, ...]:
+    """The first days of the holiday periods called ``name`` (of the whole calendar), in order."""
+    days = sorted(date.fromisoformat(r[0]) for r in holiday_rows() if r[1] == "holiday" and name in r[2])
+    return tuple(d for k, d in enumerate(days) if k == 0 or days[k - 1] != d - timedelta(days=1))
+
+
 def _holiday_end(name: str, today: date) -> date | None:
     """The last day of the next holiday period called ``name`` whose end is not before today - 1."""
     return next((e for e in _holiday_ends(name) if e >= today - timedelta(days=1)), None)
@@ -136,6 +164,11 @@ def _holiday_end(name: str, today: date) -> date | None:
 def holiday_ends() -> dict[str, tuple[date, ...]]:
     """Holiday name (as said: 国庆, 春节, 五一 …) → the last days of its periods."""
     return {said: _holiday_ends(name) for said, name in _HOLIDAYS.items()}
+
+
+def holiday_starts() -> dict[str, tuple[date, ...]]:
+    """Holiday name (as said) → the first days of its periods."""
+    return {said: _holiday_starts(name) for said, name in _HOLIDAYS.items()}
 
 
 def resolve_calendar(t: str, ref: datetime) -> TimeValue | None:
@@ -158,6 +191,13 @@ def resolve_calendar(t: str, ref: datetime) -> TimeValue | None:
         if month is None or day is None:
             return None
         d = next_lunar(month, day, today, bool(m.group("leap")))
+        return _day(d) if d else None
+    if kind == "ylunar":
+        month = parse_lunar_month(m.group("m") or m.group("m2"))
+        day = parse_lunar_day(m.group("d"))
+        if month is None or day is None:
+            return None
+        d = lunar_in_year(today.year + _YEARS[m.group("yr")], month, day, bool(m.group("leap")))
         return _day(d) if d else None
     if kind == "edge":
         y, mo = _month_of(m.group("mon"), today)
@@ -206,4 +246,25 @@ def resolve_calendar(t: str, ref: datetime) -> TimeValue | None:
             if w:
                 return _day(d)
         return None
+    if kind == "before":
+        return _last_workday_before(_HOLIDAYS[m.group("h")], today)
+    return None
+
+
+def _last_workday_before(name: str, today: date) -> TimeValue | None:
+    """The last working day before the next holiday period called ``name`` that starts after
+    today; None when that day is before today, or a day on the way has no published arrangement."""
+    start = next((s for s in _holiday_starts(name) if s > today), None)
+    if start is None:
+        return None
+    d = start
+    for _ in range(10):
+        d -= timedelta(days=1)
+        if d < today:
+            return None
+        w = _workday(d)
+        if w is None:
+            return None
+        if w:
+            return _day(d)
     return None

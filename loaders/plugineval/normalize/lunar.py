@@ -12,7 +12,7 @@ from datetime import date, timedelta
 from functools import cache
 from pathlib import Path
 
-__all__ = ["LunarDay", "lunar_day_name", "lunar_month_name", "next_lunar", "to_lunar"]
+__all__ = ["LunarDay", "lunar_day_name", "lunar_in_year", "lunar_month_name", "next_lunar", "to_lunar"]
 
 _DATA = Path(__file__).parent / "data" / "lunar_months.json"
 _MONTH_NAMES = ("正", "二", "三", "四", "五", "六", "七", "八", "九", "十", "冬", "腊")
@@ -47,6 +47,23 @@ def next_lunar(month: int, day: int, today: date, leap_month: bool = False) -> d
         if d >= today:
             return d
     return None
+
+
+def lunar_in_year(year: int, month: int, day: int, leap_month: bool = False) -> date | None:
+    """Lunar ``month``/``day`` said with a year ("明年农历三月初八", "去年腊月廿三"): the day of lunar
+    year ``year`` that is it, when that day also falls in Gregorian ``year`` and is the only day of
+    that Gregorian year with this lunar name; None otherwise (the two readings of the year would
+    disagree: 腊月 of a lunar year often falls in the next January), or outside the table."""
+    hits = []
+    for y, m, leap, first, n in _months():
+        if m != month or leap != leap_month or day > n:
+            continue
+        d = first + timedelta(days=day - 1)
+        if d.year == year:
+            hits.append((y, d))
+    if len(hits) != 1 or hits[0][0] != year:
+        return None
+    return hits[0][1]
 
 
 def lunar_month_name(month: int, leap: bool = False) -> str:

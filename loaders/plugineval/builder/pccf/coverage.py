@@ -21,6 +21,7 @@ FORM_STEPS = {
     "cn": "numeral",
     "nick": "implicit_entity",
     "cal": "calendar_fact",
+    "far": "calendar_fact",
     "work": "date_arithmetic",
     "tz": "timezone_conversion",
     "dur": "date_arithmetic",

@@ -63,6 +63,9 @@ class SlotSpec(StrictModel):
     min_days: int = 0
     max_days: int = 14
     """date: days after the reference date"""
+    far_days: tuple[int, int] | None = None
+    """date: where the tool's window reaches far ahead, the range (days after the reference date)
+    a far calendar reading of this slot takes (``deepen``: 明年农历三月初八 in a flight search)"""
     min: int = 1
     max: int = 9
     """int: inclusive range"""
@@ -90,6 +93,10 @@ class SlotSpec(StrictModel):
             raise ValueError("a sql slot has a SELECT")
         if self.min_days > self.max_days or self.min > self.max:
             raise ValueError("empty range")
+        if self.far_days is not None and (
+            self.type != "date" or not 0 < self.far_days[0] <= self.far_days[1]
+        ):
+            raise ValueError("far_days is a date slot's future range (lo <= hi, lo > 0)")
         return self
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from plugineval.catalog import Catalog
 from plugineval.normalize import resolve
-from plugineval.normalize.calendar_expr import calendar_step, holiday_ends
+from plugineval.normalize.calendar_expr import calendar_step, holiday_ends, holiday_starts
 from plugineval.normalize.lunar import lunar_day_name, lunar_month_name, to_lunar
 from plugineval.normalize.workdays import day_info, official
 from plugineval.normalize.zones import ZONES, zone
@@ -102,17 +102,26 @@ def relative_surfaces(d: date, ref: datetime) -> list[str]:
     return out
 
 
+YEAR_WORDS = {-2: "前年", -1: "去年", 0: "今年", 1: "明年"}
+MIN_PAST_CAL_DAYS = 20  # a lunar name of a day this recent is no way anyone says it ("今年农历十月廿二")
+
+
 def calendar_surfaces(d: date, ref: datetime) -> list[str]:
-    """Calendar-fact names of day ``d`` seen from ``ref`` (a lunar date, a month's last or first
-    working day, the first working day after a holiday, a month's n-th weekday), each checked by
-    resolving it back to ``d``."""
+    """Calendar-fact names of day ``d`` seen from ``ref`` (a lunar date — with its year for a past
+    or next year's day —, a month's last or first working day, the first working day after a
+    holiday or the last one before it, a month's n-th weekday), each checked by resolving it back
+    to ``d``."""
     today = ref.date()
     cands: list[str] = []
     lunar = to_lunar(d)
-    if lunar is not None:
+    if lunar is not None and (d >= today or (today - d).days >= MIN_PAST_CAL_DAYS):
         _y, m, leap, day = lunar
         month = lunar_month_name(m, leap)
-        cands.append(("" if month in ("正月", "腊月") else "农历") + month + lunar_day_name(day))
+        name = ("" if month in ("正月", "腊月") else "农历") + month + lunar_day_name(day)
+        cands.append(name)
+        year = YEAR_WORDS.get(d.year - today.year)
+        if year is not None and (d < today or year != "今年"):
+            cands.append(year + name)
     months = {0: "这个月", 1: "下个月"}
     k = (d.year - today.year) * 12 + d.month - today.month
     if k in months and official(d):
@@ -128,6 +137,9 @@ def calendar_surfaces(d: date, ref: datetime) -> list[str]:
     for h, ends in holiday_ends().items():  # only near a holiday's end: the resolver says which day
         if h != "十一" and h != "劳动节" and any(0 < (d - e).days <= 10 for e in ends):
             cands.append(f"{h}假期后的第一个工作日")
+    for h, starts in holiday_starts().items():  # the last working day before a holiday (调休 counted)
+        if h != "十一" and h != "劳动节" and any(0 < (s - d).days <= 10 for s in starts):
+            cands += [f"{h}前最后一个工作日", f"{h}节前的最后一个工作日"]
     out = []
     for c in cands:
         v = resolve(c, ref)
@@ -268,6 +280,16 @@ class SlotContext:
                 rel = relative_surfaces(d, self.ref)
                 if rel:
                     return SlotValue(iso, self.rng.choice(rel), ("relative_time",))
+                continue
+            if form == "far":  # a calendar reading in the slot's far range (``far_days``)
+                assert spec.far_days is not None
+                d = today + timedelta(days=self.rng.randint(*spec.far_days))
+                iso = d.isoformat()
+                if taken and iso in taken:
+                    continue
+                surf = calendar_surfaces(d, self.ref)
+                if surf:
+                    return SlotValue(iso, self.rng.choice(surf), ("calendar_fact",))
                 continue
             if form in ("cal", "work"):
                 surf = (calendar_surfaces if form == "cal" else workday_surfaces)(d, self.ref)
