@@ -1,11 +1,16 @@
 """Generate loaders/plugineval/normalize/data/holidays.json (a dev-time tool).
 
-Lunar holidays come from the ``lunardate`` package; the solar terms 清明 and 冬至
-from a low-precision solar-longitude computation (Meeus, *Astronomical
-Algorithms*, ch. 25; error well under an hour in this century), in China time
-(UTC+8), cross-checked against a table of published dates.
+Lunar holidays come from the ``lunardate`` package; the 24 solar terms (节气) from a
+low-precision solar-longitude computation (Meeus, *Astronomical Algorithms*, ch. 25;
+error well under an hour in this century), in China time (UTC+8), cross-checked
+against a table of published dates for 清明 and 冬至 and, for every term, against
+the ``lunar-python`` package's table (an independent, arc-second algorithm, 寿星天文历;
+it settles the terms whose moment lies near midnight). A term the two disagree on is
+left out: its day is not known for certain, and a date that is not known is never
+guessed. For 2019–2032 they agree on all 336.
 
-Run:  .venv/bin/python scripts/gen_holidays.py
+Run (lunar-python is a dev-time dependency only, e.g. in a scratch venv):
+    pip install lunardate lunar-python && python scripts/gen_holidays.py
 """
 
 from __future__ import annotations
@@ -86,8 +91,24 @@ def _sun_longitude(jd_tt: float) -> float:
     return lam % 360.0
 
 
+#: the 24 solar terms: name -> (solar longitude, a date near it)
+TERMS = {
+    "小寒": (285, 1, 6), "大寒": (300, 1, 20), "立春": (315, 2, 4), "雨水": (330, 2, 19),
+    "惊蛰": (345, 3, 6), "春分": (0, 3, 21), "清明": (15, 4, 5), "谷雨": (30, 4, 20),
+    "立夏": (45, 5, 6), "小满": (60, 5, 21), "芒种": (75, 6, 6), "夏至": (90, 6, 21),
+    "小暑": (105, 7, 7), "大暑": (120, 7, 23), "立秋": (135, 8, 8), "处暑": (150, 8, 23),
+    "白露": (165, 9, 8), "秋分": (180, 9, 23), "寒露": (195, 10, 8), "霜降": (210, 10, 23),
+    "立冬": (225, 11, 7), "小雪": (240, 11, 22), "大雪": (255, 12, 7), "冬至": (270, 12, 22),
+}  # fmt: skip
+
+
 def solar_term(year: int, longitude: float, guess: date) -> date:
     """China-time date on which the Sun reaches ``longitude``."""
+    return solar_term_moment(year, longitude, guess).date()
+
+
+def solar_term_moment(year: int, longitude: float, guess: date) -> datetime:
+    """China-time moment at which the Sun reaches ``longitude``."""
     delta_t = 69.0 + 0.5 * (year - 2020)  # seconds, TT - UT (approximate)
     lo = datetime(guess.year, guess.month, guess.day, tzinfo=UTC) - timedelta(days=5)
     hi = lo + timedelta(days=10)
@@ -99,23 +120,52 @@ def solar_term(year: int, longitude: float, guess: date) -> date:
             lo = mid
         else:
             hi = mid
-    return lo.astimezone(CN_TZ).date()
+    return lo.astimezone(CN_TZ)
+
+
+def _reference_terms() -> dict[tuple[str, int], date]:
+    """The lunar-python package's table: (term, year) -> China-time date."""
+    from lunar_python import Solar  # dev-time only
+
+    pinyin = {"DONG_ZHI": "冬至", "XIAO_HAN": "小寒", "DA_HAN": "大寒", "LI_CHUN": "立春"}
+    pinyin |= {"YU_SHUI": "雨水", "JING_ZHE": "惊蛰", "DA_XUE": "大雪"}
+    out: dict[tuple[str, int], date] = {}
+    for year in range(YEARS.start - 1, YEARS.stop + 1):
+        for key, jq in Solar.fromYmd(year, 7, 1).getLunar().getJieQiTable().items():
+            name = pinyin.get(key, key)
+            d = date(jq.getYear(), jq.getMonth(), jq.getDay())
+            if name in TERMS:
+                out[(name, d.year)] = d
+    return out
+
+
+def _all_terms() -> dict[str, dict[str, str]]:
+    ref = _reference_terms()
+    terms: dict[str, dict[str, str]] = {name: {} for name in TERMS}
+    left_out = []
+    for year in YEARS:
+        for name, (lon, m, d) in TERMS.items():
+            at = solar_term_moment(year, float(lon), date(year, m, d))
+            if ref.get((name, year)) != at.date():
+                left_out.append(f"{name} {year} ({at:%Y-%m-%d %H:%M}, lunar-python {ref.get((name, year))})")
+                continue
+            terms[name][str(year)] = at.date().isoformat()
+    print(f"solar terms left out ({len(left_out)}): " + "; ".join(left_out))
+    return terms
 
 
 def main() -> None:
     lunar: dict[str, dict[str, str]] = {name: {} for name in LUNAR}
     lunar["除夕"] = {}
-    terms: dict[str, dict[str, str]] = {"清明": {}, "冬至": {}}
+    terms = _all_terms()
     for year in YEARS:
         for name, (m, d, shift) in LUNAR.items():
             lunar[name][str(year)] = LunarDate(year + shift, m, d).to_solar_date().isoformat()
         spring = LunarDate(year, 1, 1).to_solar_date()
         lunar["除夕"][str(year)] = (spring - timedelta(days=1)).isoformat()
-        terms["清明"][str(year)] = solar_term(year, 15.0, date(year, 4, 5)).isoformat()
-        terms["冬至"][str(year)] = solar_term(year, 270.0, date(year, 12, 22)).isoformat()
     for name, table in KNOWN.items():
         for year, md in table.items():
-            got = terms[name][str(year)]
+            got = terms[name].get(str(year))
             if got != f"{year}-{md}":
                 raise SystemExit(f"{name} {year}: computed {got}, published {year}-{md}")
     doc = {

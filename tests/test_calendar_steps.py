@@ -272,3 +272,28 @@ def test_deepen_says_a_far_date_where_the_tool_reaches_it() -> None:
         assert resolve(v.surface, REF).start == date.fromisoformat(v.value)  # type: ignore[union-attr]
     with pytest.raises(Exception, match="far_days"):
         PluginGrammar.model_validate({**raw, "slots": {"d": {"type": "date", "far_days": [0, 10]}}})
+
+
+def test_solar_terms_are_named_with_their_day_and_weather_words_stay_weather() -> None:
+    assert resolve("霜降那天", REF).start == date(2026, 10, 23)  # type: ignore[union-attr]
+    assert resolve("明年立春那天", REF).start == date(2027, 2, 4)  # type: ignore[union-attr]
+    assert resolve("去年小雪那天", REF).start == date(2025, 11, 22)  # type: ignore[union-attr]
+    assert resolve("秋分那天", REF).start == date(2027, 9, 23)  # type: ignore[union-attr]  # 2026's was 09-23
+    assert [m.text for m in find_times("明天北京会下小雪吗", REF.isoformat())] == ["明天"]
+    assert find_times("白露那天下午三点提醒我", REF.isoformat())[0].steps == ("calendar_fact",)
+
+
+def test_calendar_readings_draw_days_with_names_of_their_own() -> None:
+    from plugineval.builder.synth.grammar import SlotSpec
+    from plugineval.normalize.calendar_expr import calendar_kind
+
+    spec = SlotSpec(type="date", min_days=1, max_days=60)
+    kinds = []
+    for seed in range(200):
+        v = SlotContext(random.Random(seed), REF, load_catalog(), None).sample("d", spec, "cal")
+        assert v is not None and v.steps == ("calendar_fact",)
+        assert resolve(v.surface, REF).start == date.fromisoformat(v.value)  # type: ignore[union-attr]
+        kinds.append(calendar_kind(v.surface))
+    special = sum(k in ("term", "before", "after") for k in kinds) / len(kinds)
+    assert 0.25 < special < 0.55, special  # SPECIAL_SHARE of draws, where the range holds such a day
+    assert {"term", "lunar"} <= set(kinds)

@@ -15,7 +15,9 @@ SCHEMA_VERSION = "1.0"
 #   with city 成都); derived defaults may start from the record's own date (an end_date defaulting to today)
 # 1.2.1: a calendar expression given as an argument value (农历十月初八, 下个月最后一个工作日,
 #   今天之后的第三个工作日) is a relative date (reason `relative`), as 明天 is; 1.2.0 called it unparsed
-JUDGE_VERSION = "1.2.1"
+# 1.2.2: the new calendar expressions as argument values (明年农历三月初八, 春节前最后一个工作日,
+#   霜降那天) are relative dates too (reason `relative`); 1.2.1 called them unparsed
+JUDGE_VERSION = "1.2.2"
 # scorer 1.1.0: a positive's entry carries its counted inference steps (`steps`), and the metrics are
 #   broken down by step (`by.steps`: recall per calendar_fact, date_arithmetic, timezone_conversion …)
 SCORER_VERSION = "1.1.0"

@@ -14,7 +14,7 @@ from ..normalize.timeexpr import TimeValue
 from ..normalize.zones import DURATION_AFTER, ZONE_BEFORE, duration_of, zone
 
 _TIME_START = re.compile(
-    r"[0-9０-９零〇一二两三四五六七八九十今明后昨前大下上这本周星礼月年春中元端清国除圣平七重腊小早晚凌午半农阴冬正]"
+    r"[0-9０-９零〇一二两三四五六七八九十今明后昨前大下上这本周星礼月年春中元端清国除圣平七重腊小早晚凌午半农阴冬正立雨惊谷芒夏处白秋寒霜]"
     r"|[去来](?=年)"  # 去年, 来年 (去 and 来 alone start no time: 去北京)
 )
 _MAX_SPAN = 24  # a full-date range "2025年1月11日至2025年2月11日" is 21 characters

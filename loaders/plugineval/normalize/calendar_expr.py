@@ -8,7 +8,9 @@ model can get wrong), resolved exactly:
 - a month's last or first working day: 下个月最后一个工作日, 这个月第一个工作日;
 - the first working day after a public holiday: 国庆假期后的第一个工作日, 春节后第一个上班日, and the
   last one before it: 春节前最后一个工作日, 国庆节前的最后一个工作日 (a 调休 Saturday included);
-- the n-th weekday of a month: 下个月第二个周五.
+- the n-th weekday of a month: 下个月第二个周五;
+- a solar term (节气) named with its day: 霜降那天, 明年立春那天 (its next occurrence, or the one of
+  the year said; 清明 and 冬至 are holidays and read as such).
 
 Working days come from ``workdays`` (the State Council's arrangements). An expression whose answer
 needs a year with no published arrangement resolves to nothing rather than to a guess.
@@ -21,6 +23,7 @@ import re
 from datetime import date, datetime, timedelta
 from functools import cache
 
+from .holidays import SOLAR_TERMS, solar_term_date
 from .lunar import lunar_in_year, next_lunar, parse_lunar_day, parse_lunar_month
 from .timeexpr import _TIME_RE, TimeValue, _day, _num, _with_time
 from .workdays import day_info, holiday_rows, official
@@ -28,6 +31,7 @@ from .workdays import day_info, holiday_rows, official
 __all__ = [
     "CALENDAR_STEP",
     "SURFACE_RX",
+    "calendar_kind",
     "calendar_step",
     "holiday_ends",
     "holiday_starts",
@@ -45,6 +49,7 @@ _YLUNAR_RE = re.compile(
     rf"|(?P<m2>正|冬|腊))月(?P<d>{_LDAY})[日号]?"
 )
 _YEARS = {"今年": 0, "明年": 1, "去年": -1, "前年": -2}
+_TERM_RE = re.compile(rf"(?P<yr>今年|明年|去年|前年)?(?P<t>{'|'.join(SOLAR_TERMS)})(?:那天|当天|这天)")
 _MONTHS = r"(?P<mon>这个月|本月|下个月|下月|下下个月)"
 _EDGE_RE = re.compile(rf"{_MONTHS}的?(?P<edge>最后一个|第一个|头一个)(?:工作日|上班日)")
 _NTH_RE = re.compile(rf"{_MONTHS}的?第(?P<n>[一二三四1-4])个(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])")
@@ -65,7 +70,7 @@ _WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6
 
 #: the step each kind of expression is (docs/format.md §2.4)
 CALENDAR_STEP = {"lunar": "calendar_fact", "ylunar": "calendar_fact", "edge": "calendar_fact"}
-CALENDAR_STEP |= {"after": "calendar_fact", "before": "calendar_fact"}
+CALENDAR_STEP |= {"after": "calendar_fact", "before": "calendar_fact", "term": "calendar_fact"}
 CALENDAR_STEP |= {"nth": "calendar_fact", "count": "date_arithmetic"}
 
 
@@ -83,6 +88,7 @@ _KINDS = (
     ("count", _COUNT_RE),
     ("after", _AFTER_RE),
     ("before", _BEFORE_RE),
+    ("term", _TERM_RE),
 )
 
 
@@ -92,9 +98,9 @@ SURFACE_RX = "|".join(re.sub(r"\(\?P<\w+>", "(?:", rx.pattern) for _, rx in _KIN
 
 
 def _may_be(t: str) -> bool:
-    """Every kind says 月 or 工作 / 上班 (a lunar day says 月): any other text is none without
-    trying the patterns (the time scanner asks of every span)."""
-    return "月" in t or "工作" in t or "上班" in t
+    """Every kind says 月, 工作 / 上班 or a solar term's 那天 / 当天 / 这天 (a lunar day says 月): any
+    other text is none without trying the patterns (the time scanner asks of every span)."""
+    return "月" in t or "工作" in t or "上班" in t or ("天" in t and _TERM_RE.search(t) is not None)
 
 
 def _match(t: str) -> tuple[str, re.Match[str]] | None:
@@ -121,12 +127,19 @@ def _split_clock(t: str) -> tuple[str, re.Match[str]] | None:
     return None
 
 
-def calendar_step(surface: str) -> str | None:
-    """The step a calendar expression needs (calendar_fact / date_arithmetic), None for others."""
+def calendar_kind(surface: str) -> str | None:
+    """The kind of a calendar expression (lunar, ylunar, edge, nth, count, after, before, term),
+    None for any other text."""
     t = re.sub(r"\s+|的", "", surface)
     split = _split_clock(t)
     hit = _match(split[0] if split else t)
-    return CALENDAR_STEP[hit[0]] if hit else None
+    return hit[0] if hit else None
+
+
+def calendar_step(surface: str) -> str | None:
+    """The step a calendar expression needs (calendar_fact / date_arithmetic), None for others."""
+    kind = calendar_kind(surface)
+    return CALENDAR_STEP[kind] if kind else None
 
 
 def _workday(d: date) -> bool | None:
@@ -248,6 +261,14 @@ def resolve_calendar(t: str, ref: datetime) -> TimeValue | None:
         return None
     if kind == "before":
         return _last_workday_before(_HOLIDAYS[m.group("h")], today)
+    if kind == "term":
+        name, yr = m.group("t"), m.group("yr")
+        if yr:
+            d = solar_term_date(name, today.year + _YEARS[yr])
+        else:
+            d = solar_term_date(name, today.year)
+            d = d if d is not None and d >= today else solar_term_date(name, today.year + 1)
+        return _day(d) if d else None
     return None
 
 

@@ -1,4 +1,4 @@
-"""Named holidays: solar (fixed), solar-term (清明, 冬至) and lunar.
+"""Named holidays: solar (fixed), solar-term (清明, 冬至) and lunar; and the 24 solar terms (节气).
 
 Lunar and solar-term dates are precomputed for 2019–2032 into
 ``data/holidays.json`` by ``scripts/gen_holidays.py`` (2020–2030 guaranteed);
@@ -15,7 +15,15 @@ from datetime import date
 from functools import cache, lru_cache
 from pathlib import Path
 
-__all__ = ["HOLIDAY_ALIASES", "canonical_holiday", "holiday_date", "holiday_names", "next_holiday"]
+__all__ = [
+    "HOLIDAY_ALIASES",
+    "SOLAR_TERMS",
+    "canonical_holiday",
+    "holiday_date",
+    "holiday_names",
+    "next_holiday",
+    "solar_term_date",
+]
 
 _DATA = Path(__file__).parent / "data" / "holidays.json"
 
@@ -112,6 +120,19 @@ def _table() -> dict[str, dict[int, date]]:
         for name, years in raw[section].items():
             out[name] = {int(y): date.fromisoformat(d) for y, d in years.items()}
     return out
+
+
+#: the solar terms that are not holidays too (清明 and 冬至 are): named only with 那天 / 当天
+#: ("霜降那天"), since 小雪, 大雪, 雨水 … are weather words as well
+SOLAR_TERMS = (
+    "小寒", "大寒", "立春", "雨水", "惊蛰", "春分", "谷雨", "立夏", "小满", "芒种", "夏至",
+    "小暑", "大暑", "立秋", "处暑", "白露", "秋分", "寒露", "霜降", "立冬", "小雪", "大雪",
+)  # fmt: skip
+
+
+def solar_term_date(name: str, year: int) -> date | None:
+    """The China-time day of solar term ``name`` (立春, 霜降 …) in ``year``; None outside the table."""
+    return _table().get(name, {}).get(year) if name in SOLAR_TERMS else None
 
 
 def canonical_holiday(name: str) -> str | None:

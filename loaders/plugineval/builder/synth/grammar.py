@@ -64,8 +64,9 @@ class SlotSpec(StrictModel):
     max_days: int = 14
     """date: days after the reference date"""
     far_days: tuple[int, int] | None = None
-    """date: where the tool's window reaches far ahead, the range (days after the reference date)
-    a far calendar reading of this slot takes (``deepen``: 明年农历三月初八 in a flight search)"""
+    """date: where the tool's window reaches months ahead or back, the range (days after the
+    reference date, negative for the past) a far calendar reading of this slot takes (``deepen``:
+    明年农历三月初八 in a flight search, 去年农历腊月初八 in a weather history)"""
     min: int = 1
     max: int = 9
     """int: inclusive range"""
@@ -93,10 +94,9 @@ class SlotSpec(StrictModel):
             raise ValueError("a sql slot has a SELECT")
         if self.min_days > self.max_days or self.min > self.max:
             raise ValueError("empty range")
-        if self.far_days is not None and (
-            self.type != "date" or not 0 < self.far_days[0] <= self.far_days[1]
-        ):
-            raise ValueError("far_days is a date slot's future range (lo <= hi, lo > 0)")
+        far = self.far_days
+        if far is not None and (self.type != "date" or far[0] > far[1] or far[0] <= 0 <= far[1]):
+            raise ValueError("far_days is a date slot's range, all ahead or all back (0 outside it)")
         return self
 
 

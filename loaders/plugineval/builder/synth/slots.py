@@ -11,7 +11,8 @@ from typing import Any
 
 from plugineval.catalog import Catalog
 from plugineval.normalize import resolve
-from plugineval.normalize.calendar_expr import calendar_step, holiday_ends, holiday_starts
+from plugineval.normalize.calendar_expr import calendar_kind, calendar_step, holiday_ends, holiday_starts
+from plugineval.normalize.holidays import SOLAR_TERMS, solar_term_date
 from plugineval.normalize.lunar import lunar_day_name, lunar_month_name, to_lunar
 from plugineval.normalize.workdays import day_info, official
 from plugineval.normalize.zones import ZONES, zone
@@ -104,6 +105,27 @@ def relative_surfaces(d: date, ref: datetime) -> list[str]:
 
 YEAR_WORDS = {-2: "前年", -1: "去年", 0: "今年", 1: "明年"}
 MIN_PAST_CAL_DAYS = 20  # a lunar name of a day this recent is no way anyone says it ("今年农历十月廿二")
+SPECIAL_SHARE = 0.4
+"""Of calendar readings, the share drawn among the days that have a name of their own — a solar
+term, the working days around a public holiday — rather than among all days of the slot's range
+(most of which only a lunar date names)."""
+SPECIAL_KINDS = frozenset({"term", "before", "after"})
+
+
+def special_days(lo: date, hi: date) -> list[date]:
+    """The days in [lo, hi] a solar term falls on or that lie within five days of a public
+    holiday's first or last day: the candidates for a calendar name other than a lunar date."""
+    out: set[date] = set()
+    for y in range(lo.year, hi.year + 1):
+        for name in SOLAR_TERMS:
+            d = solar_term_date(name, y)
+            if d is not None:
+                out.add(d)
+    for starts in holiday_starts().values():
+        out |= {s - timedelta(days=k) for s in starts for k in range(1, 6)}
+    for ends in holiday_ends().values():
+        out |= {e + timedelta(days=k) for e in ends for k in range(1, 6)}
+    return sorted(d for d in out if lo <= d <= hi)
 
 
 def calendar_surfaces(d: date, ref: datetime) -> list[str]:
@@ -122,6 +144,12 @@ def calendar_surfaces(d: date, ref: datetime) -> list[str]:
         year = YEAR_WORDS.get(d.year - today.year)
         if year is not None and (d < today or year != "今年"):
             cands.append(year + name)
+    for term in SOLAR_TERMS:  # 霜降那天, 明年立春那天, 去年小雪那天
+        if solar_term_date(term, d.year) == d:
+            year = YEAR_WORDS.get(d.year - today.year)
+            cands.append(f"{term}那天")
+            if year is not None and (d < today or year != "今年"):
+                cands.append(f"{year}{term}那天")
     months = {0: "这个月", 1: "下个月"}
     k = (d.year - today.year) * 12 + d.month - today.month
     if k in months and official(d):
@@ -271,6 +299,14 @@ class SlotContext:
 
     def _date(self, spec: SlotSpec, form: str | None, taken: set[Any] | None = None) -> SlotValue | None:
         today = self.ref.date()
+        if form in ("cal", "far"):  # a calendar name; ``far``: of a day in the slot's far range
+            lo, hi = spec.far_days if form == "far" and spec.far_days else (spec.min_days, spec.max_days)
+            special = self.rng.random() < SPECIAL_SHARE
+            for attempt in range(12):
+                got = self._calendar_day(lo, hi, special and attempt < 2, taken)
+                if got is not None:
+                    return got
+            return None
         for _ in range(12):
             d = today + timedelta(days=self.rng.randint(spec.min_days, spec.max_days))
             iso = d.isoformat()
@@ -281,21 +317,10 @@ class SlotContext:
                 if rel:
                     return SlotValue(iso, self.rng.choice(rel), ("relative_time",))
                 continue
-            if form == "far":  # a calendar reading in the slot's far range (``far_days``)
-                assert spec.far_days is not None
-                d = today + timedelta(days=self.rng.randint(*spec.far_days))
-                iso = d.isoformat()
-                if taken and iso in taken:
-                    continue
-                surf = calendar_surfaces(d, self.ref)
+            if form == "work":
+                surf = workday_surfaces(d, self.ref)
                 if surf:
-                    return SlotValue(iso, self.rng.choice(surf), ("calendar_fact",))
-                continue
-            if form in ("cal", "work"):
-                surf = (calendar_surfaces if form == "cal" else workday_surfaces)(d, self.ref)
-                if surf:
-                    step = "calendar_fact" if form == "cal" else "date_arithmetic"
-                    return SlotValue(iso, self.rng.choice(surf), (step,))
+                    return SlotValue(iso, self.rng.choice(surf), ("date_arithmetic",))
                 continue
             if form == "md":
                 return SlotValue(iso, f"{d.month}月{d.day}{self.rng.choice('日号')}", ("year_inference",))
@@ -303,6 +328,27 @@ class SlotContext:
                 return SlotValue(iso, iso)
             return SlotValue(iso, f"{d.year}年{d.month}月{d.day}日")
         return None
+
+    def _calendar_day(self, lo: int, hi: int, special: bool, taken: set[Any] | None) -> SlotValue | None:
+        """A day ``lo``..``hi`` days ahead said by a calendar name (None when the draw has none):
+        with ``special``, one of the days that have a name of their own (``special_days``: 霜降那天,
+        春节前最后一个工作日) said by it, else any day of the range said by any of its names."""
+        today = self.ref.date()
+        if special:
+            days = special_days(today + timedelta(days=lo), today + timedelta(days=hi))
+            if not days:
+                return None
+            d = self.rng.choice(days)
+        else:
+            d = today + timedelta(days=self.rng.randint(lo, hi))
+        if taken and d.isoformat() in taken:  # `distinct`: two dates of one query differ
+            return None
+        surf = calendar_surfaces(d, self.ref)
+        if special:
+            surf = [s for s in surf if calendar_kind(s) in SPECIAL_KINDS]
+        if not surf:
+            return None
+        return SlotValue(d.isoformat(), self.rng.choice(surf), ("calendar_fact",))
 
     def _datetime(self, spec: SlotSpec, form: str | None) -> SlotValue | None:
         """A moment in China time: said here ("3月12日下午三点"), in another zone (``tz``: "纽约时间
