@@ -297,3 +297,25 @@ def test_calendar_readings_draw_days_with_names_of_their_own() -> None:
     special = sum(k in ("term", "before", "after") for k in kinds) / len(kinds)
     assert 0.25 < special < 0.55, special  # SPECIAL_SHARE of draws, where the range holds such a day
     assert {"term", "lunar"} <= set(kinds)
+
+
+def test_working_day_counts_often_pass_a_shifted_day() -> None:
+    from plugineval.builder.synth.grammar import SlotSpec
+    from plugineval.builder.synth.slots import crosses_shift
+
+    spec = SlotSpec(type="date", min_days=5, max_days=20)
+    ref = datetime(2026, 9, 1, 10, 0, tzinfo=CST)  # 2 of the 12 countable days pass the 调休 Sunday 09-20
+    crossing = drawn = 0
+    for seed in range(200):
+        v = SlotContext(random.Random(seed), ref, load_catalog(), None).sample("d", spec, "work")
+        if v is None:  # twelve draws all on days off (the range is half holidays): the unit draws again
+            continue
+        drawn += 1
+        assert v.steps == ("date_arithmetic",)
+        assert resolve(v.surface, ref).start == date.fromisoformat(v.value)  # type: ignore[union-attr]
+        crossing += crosses_shift(ref.date(), date.fromisoformat(v.value))
+    assert drawn > 180
+    assert crossing > 0.3 * drawn  # a uniform draw alone would cross for 2 in 12
+    assert not crosses_shift(date(2026, 3, 2), date(2026, 3, 13))
+    assert crosses_shift(date(2026, 9, 18), date(2026, 9, 28))  # 中秋 09-25 is a Friday off
+    assert crosses_shift(date(2026, 9, 18), date(2026, 9, 21))  # 09-20, a Sunday, is worked

@@ -108,7 +108,8 @@ MIN_PAST_CAL_DAYS = 20  # a lunar name of a day this recent is no way anyone say
 SPECIAL_SHARE = 0.4
 """Of calendar readings, the share drawn among the days that have a name of their own — a solar
 term, the working days around a public holiday — rather than among all days of the slot's range
-(most of which only a lunar date names)."""
+(most of which only a lunar date names); of working-day counts, the share drawn to pass a day the
+weekday does not tell (a holiday, a 调休 Saturday), where the slot's range holds one."""
 SPECIAL_KINDS = frozenset({"term", "before", "after"})
 
 
@@ -174,6 +175,15 @@ def calendar_surfaces(d: date, ref: datetime) -> list[str]:
         if v is not None and v.kind == "date" and v.start == d and calendar_step(c):
             out.append(c)
     return out
+
+
+def crosses_shift(today: date, d: date) -> bool:
+    """Does a working-day count from ``today`` to ``d`` pass a day the weekday does not tell: a
+    holiday on a weekday, or a 调休 weekend day that is worked?"""
+    return any(
+        day_info(x)[0] != (x.weekday() < 5)
+        for x in (today + timedelta(days=k) for k in range(1, (d - today).days + 1))
+    )
 
 
 def workday_surfaces(d: date, ref: datetime) -> list[str]:
@@ -307,6 +317,7 @@ class SlotContext:
                 if got is not None:
                     return got
             return None
+        shifted = form == "work" and self.rng.random() < SPECIAL_SHARE  # a count across 调休
         for _ in range(12):
             d = today + timedelta(days=self.rng.randint(spec.min_days, spec.max_days))
             iso = d.isoformat()
@@ -318,6 +329,8 @@ class SlotContext:
                     return SlotValue(iso, self.rng.choice(rel), ("relative_time",))
                 continue
             if form == "work":
+                if _ < 6 and shifted and not crosses_shift(today, d):
+                    continue
                 surf = workday_surfaces(d, self.ref)
                 if surf:
                     return SlotValue(iso, self.rng.choice(surf), ("date_arithmetic",))
