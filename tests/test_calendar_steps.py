@@ -185,7 +185,14 @@ def test_metrics_break_down_by_counted_step() -> None:
 def test_judge_reads_a_calendar_expression_argument_as_relative() -> None:
     from plugineval.normalize import compare_time
 
-    for pred in ("农历十月初八", "下个月最后一个工作日", "今天之后的第三个工作日"):
+    for pred in (
+        "农历十月初八",
+        "下个月最后一个工作日",
+        "今天之后的第三个工作日",
+        "明年农历三月初八",
+        "霜降那天",
+        "国庆节前的最后一个工作日",
+    ):
         assert compare_time(pred, "2026-11-16", REF, CST) == "relative"
 
 
