@@ -293,3 +293,35 @@ def test_a_city_argument_takes_only_a_city_however_the_tool_answers() -> None:
     found.add(0, "values", "city", "汉口站")
     found.add(0, "values", "city", "武汉市")
     assert found.alternatives[0].values == {"city": ["武汉市"]} and found.tried["not_a_city"] == 2
+
+
+def test_an_open_range_may_end_anywhere_from_the_default_to_the_longest_span() -> None:
+    # seed-61 probe: "7月17日以后" answered with the show search's 60-day window, and a 30-day
+    # match window one day short of the longest: both hold the default's answer
+    gold = [Call(name="match_schedule", arguments={"league": "nba", "date_from": "2026-03-20"})]
+    ends = _find("3月20号以后NBA有哪些比赛", gold).alternatives[0].extra.get("date_to", [])
+    # the default's own end (+6 days, written out) and every later one up to the longest span (+31)
+    assert ends == [f"2026-03-{d}" for d in range(26, 32)] + [f"2026-04-{d:02d}" for d in range(1, 21)]
+    show = [Call(name="show_search", arguments={"city": "上海", "date_from": "2026-03-25", "keyword": "笑乐汇"})]
+    # the show's dates in the answer are cut at the window's end: a longer window lets them run on
+    found = _find("3月25日以后上海会不会有笑乐汇的演出", show)
+    assert "2026-05-24" in found.alternatives[0].extra.get("date_to", [])  # + 60 days
+
+
+def test_a_label_the_tool_only_echoes_may_carry_the_users_own_words() -> None:
+    from plugineval.builder.pccf.labels import segments
+
+    gold = [
+        Call(
+            name="meeting_room_book",
+            arguments={"date": "2026-03-20", "start_time": "09:00", "end_time": "10:00", "attendees": 11},
+        )
+    ]
+    query = "新人入职培训，3月20日，09:00到10:00，11个人，地方还没着落"
+    assert segments(query, REF) == ["新人入职培训", "地方还没着落"]
+    found = _find(query, gold)
+    assert "新人入职培训" in found.alternatives[0].extra.get("subject", [])
+    assert found.tried["own_words"] >= 1
+    # an argument that filters (a search keyword) changes the answer: never a label
+    search = [Call(name="product_search", arguments={"keyword": "羽绒服"})]
+    assert "brand" not in _find("羽绒服，要保暖的", search).alternatives[0].extra

@@ -33,6 +33,8 @@ from plugineval.normalize import canonical_place
 from plugineval.normalize.places import place_info
 from plugineval.schema import Call, GoldAlternative
 
+from .labels import own_words
+
 # a place word a resolving tool reads with the call's city (the user's own wording)
 PLACE_WORDS = ("机场", "火车站", "高铁站", "汽车站", "客运站", "市中心", "地铁站")
 # answer keys that name no part of the answer: generated ids and the time of the call
@@ -112,6 +114,21 @@ def _lists_nothing(result: Any) -> bool:
     """An answer whose lists are all empty (no show, no POI found)."""
     lists = [v for v in result.values() if isinstance(v, list)] if isinstance(result, dict) else []
     return bool(lists) and not any(lists)
+
+
+def _clipped(x: Any, clip: str) -> Any:
+    """``x`` with every day on or after ``clip`` read as "to the window's end": the narrower window
+    cuts an item's dates there (a show's ``last_date``), the wider one lets them run on."""
+    if isinstance(x, dict):
+        return {k: _clipped(v, clip) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_clipped(v, clip) for v in x]
+    if isinstance(x, str) and _ISO_DAY.fullmatch(x) and x >= clip:
+        return ">=" + clip
+    return x
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def _holds_items(part: Any, whole: Any) -> bool:
@@ -223,6 +240,7 @@ class AlternativeFinder:
             await self._omitted(found, i, c, ref, answer)
             await self._widened(found, i, c, query, ref, results[i])
             await self._widened_end(found, i, c, query, ref, results[i])
+            await own_words(found, i, c, self.catalog.tool(c.name), query, ref, answer, self._answer)
         await self._merged(found, gold, results, ref)
         await self._proposals(found, gold, answers, ref, trace)
         return found
@@ -368,15 +386,20 @@ class AlternativeFinder:
             if await self._holds(Call(name=c.name, arguments={**c.arguments, arg: top}), ref, result):
                 found.add(i, "extra", arg, top)
 
-    async def _holds(self, variant: Call, ref: str, result: Any) -> bool:
+    async def _holds(self, variant: Call, ref: str, result: Any, clip: str | None = None) -> bool:
         """The wider ``variant`` answers and its answer holds the gold's (``result``) whole: every
-        item the gold found is among its items (echoes of the arguments and counts aside)."""
+        item the gold found is among its items (echoes of the arguments and counts aside). With
+        ``clip`` (the narrower window's last day), an item's date that the narrower window cut at
+        that day may run on in the wider answer (a show's ``last_date``: 08-16 in a month's window,
+        09-15 in two months')."""
         wider = await self._run(variant, ref) if isinstance(result, dict) else None
         if not isinstance(wider, dict):
             return False
         echo = set(self.catalog.tool(variant.name).properties)
         part = _strip({k: v for k, v in result.items() if k not in echo})
         whole = _strip({k: v for k, v in wider.items() if k not in echo})
+        if clip is not None:
+            part, whole = _clipped(part, clip), _clipped(whole, clip)
         return sub_answer(part, whole) or _holds_items(part, whole)
 
     async def _widened_end(self, found: Found, i: int, c: Call, query: str, ref: str, result: Any) -> None:
@@ -396,15 +419,23 @@ class AlternativeFinder:
             if b.kind != "max_span_days" or c.name not in b.tools or end is None or end in c.arguments:
                 continue
             ann = self.catalog.tool(c.name).annotations.get(end)
-            if ann is None or ann.derived_default is None or not isinstance(c.arguments.get(start), str):
+            dd = ann.derived_default if ann is not None else None
+            if dd is None or dd.of != "date" or dd.from_argument != start:
                 continue
             try:
-                top = (date.fromisoformat(c.arguments[start][:10]) + timedelta(days=b.days or 0)).isoformat()
+                first = date.fromisoformat(str(c.arguments.get(start))[:10])
             except ValueError:
                 continue
+            default, top = first + timedelta(days=dd.days), first + timedelta(days=b.days or 0)
+            if top <= default:
+                continue
             found.tried["widened"] += 1
-            if await self._holds(Call(name=c.name, arguments={**c.arguments, end: top}), ref, result):
-                found.add(i, "extra", end, top)
+            widest = Call(name=c.name, arguments={**c.arguments, end: top.isoformat()})
+            if await self._holds(widest, ref, result, clip=default.isoformat()):
+                # every end from the default's to the longest span: each window holds the default
+                # one and lies within the widest (a user who gave no end asked for all of them)
+                for k in range(1, (top - default).days + 1):
+                    found.add(i, "extra", end, (default + timedelta(days=k)).isoformat())
 
     # --- a window of days narrowed to the one day asked -----------------------------------------
     async def _narrowed(self, found: Found, i: int, c: Call, ref: str, result: Any) -> None:

@@ -1,0 +1,71 @@
+"""Alternatives by execution for a label the tool only echoes back: a meeting's ``subject``, an
+order's ``note``. The gold leaves it out (or writes the tool's placeholder), and a careful model
+copies the user's own words into it ("新人入职培训，农历九月廿二，09:00到10:00" → ``subject``
+新人入职培训): the booking is the same, so those words are accepted ``extra`` values. Only the
+query's own segments are listed — never any value (an invented location is still an error)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from plugineval.baselines.textscan import find_places, find_times
+from plugineval.schema import Call
+
+if TYPE_CHECKING:
+    from .alternatives import Found
+
+_SEGMENT = re.compile(r"[^，。、；;,.!！?？\s：:（）()]{2,20}")
+_PROBE = "甲乙丙丁"  # a value no user says: the answer it gives shows what the argument does
+
+
+def segments(query: str, reference_time: str) -> list[str]:
+    """The query's punctuation-delimited segments that name no time, place or number: the user's
+    own words for what something is (新人入职培训), candidates for a label."""
+    spans = [(m.start, m.end) for m in find_times(query, reference_time)]
+    spans += [(m.start, m.end) for m in find_places(query)]
+    out = []
+    for m in _SEGMENT.finditer(query):
+        if any(a < m.end() and m.start() < b for a, b in spans) or re.search(
+            r"[0-9一二三四五六七八九十两]", m.group()
+        ):
+            continue
+        if m.group() not in out:
+            out.append(m.group())
+    return out
+
+
+async def own_words(
+    found: Found,
+    i: int,
+    call: Call,
+    tool: Any,
+    query: str,
+    ref: str,
+    answer: str,
+    answer_of: Callable[[Call, str], Awaitable[str | None]],
+) -> None:
+    """Each optional free-text argument the gold leaves out or sets to the schema's default, whose
+    value only comes back as an echo (the answer with a nonsense value is the gold's): the query's
+    segments as ``extra`` values, each checked by executing it too."""
+    for arg, sch in tool.properties.items():
+        if arg in tool.required or sch.get("type") != "string":
+            continue
+        if any(k in sch for k in ("enum", "format", "pattern")) or (
+            arg in call.arguments and call.arguments[arg] != sch.get("default")
+        ):
+            continue
+        ann = tool.annotations.get(arg)
+        if ann is not None and (ann.time_valued or ann.aliases):
+            continue
+        rest = {k: v for k, v in call.arguments.items() if k != arg}
+        found.tried["own_words"] += 1
+        if await answer_of(Call(name=call.name, arguments={**rest, arg: _PROBE}), ref) != answer:
+            continue  # the argument looks something up or filters: its value matters
+        for seg in segments(query, ref):
+            if (
+                len(seg) <= sch.get("maxLength", 50)
+                and await answer_of(Call(name=call.name, arguments={**rest, arg: seg}), ref) == answer
+            ):
+                found.add(i, "extra", arg, seg)
