@@ -16,7 +16,8 @@ SCHEMA_VERSION = "1.0"
 # 1.2.1: a calendar expression given as an argument value (农历十月初八, 下个月最后一个工作日,
 #   今天之后的第三个工作日) is a relative date (reason `relative`), as 明天 is; 1.2.0 called it unparsed
 # 1.2.2: the new calendar expressions as argument values (明年农历三月初八, 春节前最后一个工作日,
-#   霜降那天) are relative dates too (reason `relative`); 1.2.1 called them unparsed
+#   霜降那天) are relative dates too (reason `relative`); 1.2.1 called them unparsed; a place named with
+#   the call's city's nickname in front is that place (蓉城红灯笼粤菜馆 with city 成都)
 JUDGE_VERSION = "1.2.2"
 # scorer 1.1.0: a positive's entry carries its counted inference steps (`steps`), and the metrics are
 #   broken down by step (`by.steps`: recall per calendar_fact, date_arithmetic, timezone_conversion …)

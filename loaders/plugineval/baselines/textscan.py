@@ -10,6 +10,7 @@ from datetime import date, datetime, time, tzinfo
 
 from ..normalize import all_places, find_numbers, is_relative, parse_absolute, resolve
 from ..normalize.calendar_expr import calendar_step
+from ..normalize.places import CITY_NICKNAMES
 from ..normalize.timeexpr import TimeValue
 from ..normalize.zones import DURATION_AFTER, ZONE_BEFORE, duration_of, zone
 
@@ -39,10 +40,7 @@ class PlaceMention:
     step: str | None  # implicit_entity for nicknames
 
 
-NICKNAMES = {
-    "魔都": "上海", "帝都": "北京", "羊城": "广州", "鹏城": "深圳", "蓉城": "成都", "山城": "重庆",
-    "春城": "昆明", "泉城": "济南", "冰城": "哈尔滨", "江城": "武汉", "星城": "长沙", "鹭岛": "厦门",
-}  # fmt: skip
+NICKNAMES = CITY_NICKNAMES
 
 
 _MD = re.compile(r"\s*[0-9零一二两三四五六七八九十]+月[0-9零一二两三四五六七八九十]+[日号]?")

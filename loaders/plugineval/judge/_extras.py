@@ -93,16 +93,18 @@ def _unprefixed(s: str, cities: tuple[str, ...]) -> set[str]:
 def city_alike(
     pv: Any, accepted: list[Any], gold_args: dict[str, Any], arg: str, spec: ArgSpec
 ) -> tuple[Reason, str] | None:
-    """A place named with or without the call's own city in front (成都大熊猫基地 / 大熊猫基地,
-    成都市中心 / 市中心, 丽江万达影城万象城店 / 万达影城万象城店, with ``city: 成都`` / ``丽江``): the
-    same place. Only the gold call's ``city`` counts, so 北京烤鸭店 stays apart from 烤鸭店 elsewhere."""
+    """A place named with or without the call's own city — or its nickname — in front (成都大熊猫基地 /
+    大熊猫基地, 成都市中心 / 市中心, 蓉城红灯笼粤菜馆 / 红灯笼粤菜馆, 丽江万达影城万象城店 /
+    万达影城万象城店, with ``city: 成都`` / ``丽江``): the same place. Only the gold call's ``city`` counts, so 北京烤鸭店 stays apart from 烤鸭店 elsewhere."""
     city = gold_args.get("city")
     if arg == "city" or type(pv) is not str or type(city) is not str or spec.enum or spec.time_valued:
         return None
     from ..normalize import canonical_place
+    from ..normalize.places import CITY_NICKNAMES
 
     base = canonical_place(city) or city
-    cities = tuple(sorted({city, base, base + "市"}, key=len, reverse=True))
+    nicks = {n for n, c in CITY_NICKNAMES.items() if c == base}
+    cities = tuple(sorted({city, base, base + "市", *nicks}, key=len, reverse=True))
     mine = _unprefixed(pv.strip(), cities)
     for g in accepted:
         if type(g) is str and mine & _unprefixed(g.strip(), cities):

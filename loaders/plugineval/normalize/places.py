@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "CITY_NICKNAMES",
     "FacilityInfo",
     "PlaceInfo",
     "all_facilities",
@@ -38,6 +39,13 @@ __all__ = [
 ]
 
 _DATA = Path(__file__).parent / "data" / "places.json"
+
+
+#: a city's common nickname → the city (鹏城 is 深圳); one nickname, one city (江城 is 武汉 here)
+CITY_NICKNAMES: dict[str, str] = {
+    "魔都": "上海", "帝都": "北京", "羊城": "广州", "鹏城": "深圳", "蓉城": "成都", "山城": "重庆",
+    "春城": "昆明", "泉城": "济南", "冰城": "哈尔滨", "江城": "武汉", "星城": "长沙", "鹭岛": "厦门",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from plugineval.normalize import resolve
 from plugineval.normalize.calendar_expr import calendar_kind, calendar_step, holiday_ends, holiday_starts
 from plugineval.normalize.holidays import SOLAR_TERMS, solar_term_date
 from plugineval.normalize.lunar import lunar_day_name, lunar_month_name, to_lunar
+from plugineval.normalize.places import CITY_NICKNAMES
 from plugineval.normalize.workdays import day_info, official
 from plugineval.normalize.zones import ZONES, zone
 
@@ -22,10 +23,7 @@ from .grammar import SlotSpec
 
 CN_DIGITS = "零一二三四五六七八九"
 WEEKDAYS = "一二三四五六日"
-NICKNAMES = {
-    "上海": "魔都", "北京": "帝都", "广州": "羊城", "深圳": "鹏城", "成都": "蓉城", "重庆": "山城",
-    "昆明": "春城", "济南": "泉城", "哈尔滨": "冰城", "武汉": "江城", "长沙": "星城", "厦门": "鹭岛",
-}  # fmt: skip
+NICKNAMES = {city: nick for nick, city in CITY_NICKNAMES.items()}  # city → its nickname
 SURNAMES = (
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
 )
