@@ -158,6 +158,11 @@ def test_another_offered_plugin_that_serves_the_request_gives_an_alternative_cal
     # a reading that leaves out part of the request (the landmark) is no alternative
     park = Call(name="parking_search", arguments={"city": "上海", "near": "陆家嘴"})
     assert anyio.run(go, "魔都陆家嘴附近哪里能停车", [park], ["parking_search", "poi_search_nearby"]) == []
+    # seed-61 probe: 宽窄巷子 to 天府广场 by metro — the tool's nearest station is one for both
+    # (SAME_STATION), so the metro reading the reviewers wanted is not executable and no alternative
+    q3 = "请问一下，成都从宽窄巷子坐地铁到天府广场该怎么坐？不想开车"
+    walk3 = Call(name="route_plan", arguments={"city": "成都", "origin": "宽窄巷子", "destination": "天府广场", "mode": "transit"})  # fmt: skip
+    assert anyio.run(go, q3, [walk3], ["route_plan", "metro_route"]) == []
 
 
 def test_a_forecast_window_narrowed_to_the_one_day_asked_is_accepted() -> None:
@@ -302,7 +307,9 @@ def test_an_open_range_may_end_anywhere_from_the_default_to_the_longest_span() -
     ends = _find("3月20号以后NBA有哪些比赛", gold).alternatives[0].extra.get("date_to", [])
     # the default's own end (+6 days, written out) and every later one up to the longest span (+31)
     assert ends == [f"2026-03-{d}" for d in range(26, 32)] + [f"2026-04-{d:02d}" for d in range(1, 21)]
-    show = [Call(name="show_search", arguments={"city": "上海", "date_from": "2026-03-25", "keyword": "笑乐汇"})]
+    show = [
+        Call(name="show_search", arguments={"city": "上海", "date_from": "2026-03-25", "keyword": "笑乐汇"})
+    ]
     # the show's dates in the answer are cut at the window's end: a longer window lets them run on
     found = _find("3月25日以后上海会不会有笑乐汇的演出", show)
     assert "2026-05-24" in found.alternatives[0].extra.get("date_to", [])  # + 60 days
@@ -325,3 +332,11 @@ def test_a_label_the_tool_only_echoes_may_carry_the_users_own_words() -> None:
     # an argument that filters (a search keyword) changes the answer: never a label
     search = [Call(name="product_search", arguments={"keyword": "羽绒服"})]
     assert "brand" not in _find("羽绒服，要保暖的", search).alternatives[0].extra
+
+
+def test_a_destination_followed_by_how_to_go_ends_before_it() -> None:
+    from plugineval.baselines.textscan import find_structure
+
+    st = find_structure("请问一下，从宽窄巷子坐地铁到天府广场该怎么坐？不想开车")
+    assert (st.origin, st.dest) == ("宽窄巷子", "天府广场")  # not 天府广场该
+    assert find_structure("从国贸到三里屯应该坐几号线").dest == "三里屯"
