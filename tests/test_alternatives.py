@@ -340,3 +340,22 @@ def test_a_destination_followed_by_how_to_go_ends_before_it() -> None:
     st = find_structure("请问一下，从宽窄巷子坐地铁到天府广场该怎么坐？不想开车")
     assert (st.origin, st.dest) == ("宽窄巷子", "天府广场")  # not 天府广场该
     assert find_structure("从国贸到三里屯应该坐几号线").dest == "三里屯"
+
+
+def test_pairwise_checks_of_one_tool_may_be_one_call_over_the_united_list() -> None:
+    # seed-61 probe: "正在吃氨酚伪麻美芬片，药箱里有对乙酰氨基酚和布洛芬，哪个跟它不重复" — one
+    # three-drug check answers what the two pairwise checks ask
+    gold = [
+        Call(name="drug_interaction_check", arguments={"drugs": ["氨酚伪麻美芬片", "对乙酰氨基酚"]}),
+        Call(name="drug_interaction_check", arguments={"drugs": ["氨酚伪麻美芬片", "布洛芬"]}),
+    ]
+    found = _find("正在吃氨酚伪麻美芬片，药箱里有对乙酰氨基酚和布洛芬，哪个跟它不重复", gold)
+    assert found.tried["united"] == 1
+    assert [a["calls"] for a in found.alternative_calls] == [
+        [
+            {
+                "name": "drug_interaction_check",
+                "arguments": {"drugs": ["氨酚伪麻美芬片", "对乙酰氨基酚", "布洛芬"]},
+            }
+        ]
+    ]

@@ -33,18 +33,22 @@ from plugineval.normalize import canonical_place
 from plugineval.normalize.places import place_info
 from plugineval.schema import Call, GoldAlternative
 
+from .answers import (
+    _VOLATILE,
+    _clipped,
+    _holds_items,
+    _lists_nothing,
+    _strip,
+    answer_key,
+    shared_values,
+    sub_answer,
+)
 from .labels import own_words
+from .merge import merged, united
 
 # a place word a resolving tool reads with the call's city (the user's own wording)
 PLACE_WORDS = ("机场", "火车站", "高铁站", "汽车站", "客运站", "市中心", "地铁站")
-# answer keys that name no part of the answer: generated ids and the time of the call
-# (the time of the call itself, not a time the answer gives: remind_at, depart_at stay)
-_VOLATILE = re.compile(
-    r"^(id|.*_id|.*_ids|.*_no|(searched|created|issued|booked|claimed|placed|updated|generated|ordered)_at"
-    r"|as_of|confirmation.*|booking_ref|pickup_code|verify_code)$"
-)
 _COUNT = re.compile(r"[张人份间个件台本]数")
-_ALL_SAME_MIN = 2  # a value "every item shares" needs at least this many items
 _ABSENT = object()
 
 
@@ -79,109 +83,9 @@ def _is_city(value: Any) -> bool:
     return info is not None and info.kind not in ("province", "autonomous_region", "country")
 
 
-def answer_key(result: Any) -> str:
-    """The answer a tool gave, as a canonical string: generated ids and timestamps left out."""
-    return json.dumps(_strip(result), ensure_ascii=False, sort_keys=True)
-
-
-def _strip(v: Any) -> Any:
-    if isinstance(v, dict):
-        return {k: _strip(x) for k, x in v.items() if not _VOLATILE.match(str(k))}
-    if isinstance(v, list):
-        return [_strip(x) for x in v]
-    return v
-
-
-def sub_answer(part: Any, whole: Any) -> bool:
-    """``part`` is ``whole`` with some list items left out (none emptied): the same keys, the same
-    scalars, every list a non-empty subsequence of the whole's."""
-    if isinstance(part, dict) and isinstance(whole, dict):
-        return part.keys() == whole.keys() and all(sub_answer(part[k], whole[k]) for k in part)
-    if isinstance(part, list) and isinstance(whole, list):
-        if not part or len(part) > len(whole):
-            return part == whole
-        it = iter(whole)
-        return all(any(sub_answer(x, y) for y in it) for x in part)
-    return bool(part == whole)
-
-
 _NEAR = re.compile(
     r"附近|周边|周围|旁边|边上|\d+\s*(公里|千米|米|km|m)\b|[一二三四五六七八九十两百]+(公里|千米|米)"
 )
-
-
-def _lists_nothing(result: Any) -> bool:
-    """An answer whose lists are all empty (no show, no POI found)."""
-    lists = [v for v in result.values() if isinstance(v, list)] if isinstance(result, dict) else []
-    return bool(lists) and not any(lists)
-
-
-def _clipped(x: Any, clip: str) -> Any:
-    """``x`` with every day on or after ``clip`` read as "to the window's end": the narrower window
-    cuts an item's dates there (a show's ``last_date``), the wider one lets them run on."""
-    if isinstance(x, dict):
-        return {k: _clipped(v, clip) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_clipped(v, clip) for v in x]
-    if isinstance(x, str) and _ISO_DAY.fullmatch(x) and x >= clip:
-        return ">=" + clip
-    return x
-
-
-_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def _holds_items(part: Any, whole: Any) -> bool:
-    """Every list of ``part`` (found items) is a subsequence of ``whole``'s list under the same key,
-    the counts aside (a wider search finds more: ``total`` grows)."""
-    if not isinstance(part, dict) or not isinstance(whole, dict):
-        return False
-    lists = [k for k, v in part.items() if isinstance(v, list)]
-    if not lists:
-        return False
-    for k in lists:
-        if not isinstance(whole.get(k), list) or not (not part[k] or sub_answer(part[k], whole[k])):
-            return False
-    return True
-
-
-def _carries_selected(parts: list[Any], whole: Any) -> bool:
-    """Gold answers that differ only in top-level scalars their differing argument selects (date_diff's
-    ``unit``: ``result`` 136 days or 95 workdays, its ``result_text``) are held by one answer that
-    agrees on everything else and carries each selected number under a key of its own (``days``
-    136, ``workdays`` 95)."""
-    if not all(isinstance(p, dict) for p in parts) or not isinstance(whole, dict):
-        return False
-    selected = {k for p in parts for q in parts for k in p if p.get(k) != q.get(k)}
-    if not selected or any(isinstance(p.get(k), dict | list) for p in parts for k in selected):
-        return False
-    for p in parts:
-        rest = {k: v for k, v in p.items() if k not in selected}
-        if any(whole.get(k) != v for k, v in rest.items()):
-            return False
-        numbers = [p[k] for k in selected if isinstance(p.get(k), int | float) and not isinstance(p[k], bool)]
-        if not numbers or any(n not in [v for k, v in whole.items() if k not in selected] for n in numbers):
-            return False
-    return True
-
-
-def shared_values(result: Any, key: str, least: int = _ALL_SAME_MIN) -> list[Any]:
-    """The one scalar value that every item of the answer carrying ``key`` shares (at any depth),
-    when at least two items carry it; else nothing."""
-    seen: list[Any] = []
-
-    def walk(v: Any) -> None:
-        if isinstance(v, dict):
-            if key in v and isinstance(v[key], str | int | float) and not isinstance(v[key], bool):
-                seen.append(v[key])
-            for x in v.values():
-                walk(x)
-        elif isinstance(v, list):
-            for x in v:
-                walk(x)
-
-    walk(result)
-    return [seen[0]] if len(seen) >= least and len(set(map(str, seen))) == 1 else []
 
 
 def _facility_mentions(query: str) -> list[str]:
@@ -241,43 +145,10 @@ class AlternativeFinder:
             await self._widened(found, i, c, query, ref, results[i])
             await self._widened_end(found, i, c, query, ref, results[i])
             await own_words(found, i, c, self.catalog.tool(c.name), query, ref, answer, self._answer)
-        await self._merged(found, gold, results, ref)
+        await merged(self, found, gold, results, ref)
+        await united(self, found, gold, results, ref)
         await self._proposals(found, gold, answers, ref, trace)
         return found
-
-    # --- one call that answers what several gold calls ask ----------------------------------------
-    async def _merged(self, found: Found, gold: list[Call], results: list[Any], ref: str) -> None:
-        """Gold calls of one tool that differ in one optional argument only (成人票和儿童票: ticket_type
-        adult, child): the one call without it, when its answer holds each gold call's answer whole
-        (``sub_answer``: every ticket the gold calls list is among the one call's)."""
-        if len(gold) < 2 or len({c.name for c in gold}) != 1 or any(r is None for r in results):
-            return
-        keys = set().union(*(c.arguments.keys() for c in gold))
-        differ = [
-            k for k in sorted(keys) if len({json.dumps(c.arguments.get(k), sort_keys=True) for c in gold}) > 1
-        ]
-        tool = self.catalog.tool(gold[0].name)
-        if len(differ) != 1 or differ[0] in tool.required:
-            return
-        args = {k: v for k, v in gold[0].arguments.items() if k != differ[0]}
-        found.tried["merged"] += 1
-        one = Call(name=gold[0].name, arguments=args)
-        answer = await self._run(one, ref)
-        if answer is None:
-            return
-        whole = _strip(answer)
-        if all(sub_answer(_strip(r), whole) for r in results) or _carries_selected(
-            [_strip(r) for r in results], whole
-        ):
-            from .records import alternatives_for
-
-            found.alternative_calls.append(
-                {
-                    "calls": [one.model_dump()],
-                    "alternatives": [a.model_dump() for a in alternatives_for(self.catalog, [one])],
-                }
-            )
-            found.accepted["alternative_calls"] += 1
 
     # --- an optional argument the query entails ------------------------------------------------
     def _entailed_values(self, c: Call, arg: str, query: str, result: Any) -> list[Any]:

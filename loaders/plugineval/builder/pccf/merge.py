@@ -1,0 +1,94 @@
+"""Alternatives by execution: one call that answers what several gold calls of one tool ask.
+
+- ``merged``: the gold calls differ in one optional argument only (成人票和儿童票: ticket_type adult,
+  child) — the one call without it;
+- ``united``: the gold calls differ in one list-valued argument only (two pairwise drug checks) —
+  the one call with the lists united (a three-drug check), where the schema allows that many.
+
+Either is accepted when its answer holds each gold call's answer whole.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from plugineval.schema import Call
+
+from .answers import _carries_selected, _holds_items, _strip, sub_answer
+
+if TYPE_CHECKING:
+    from .alternatives import AlternativeFinder, Found
+
+
+async def merged(
+    finder: AlternativeFinder, found: Found, gold: list[Call], results: list[Any], ref: str
+) -> None:
+    """Gold calls of one tool that differ in one optional argument only (成人票和儿童票: ticket_type
+    adult, child): the one call without it, when its answer holds each gold call's answer whole
+    (``sub_answer``: every ticket the gold calls list is among the one call's)."""
+    if len(gold) < 2 or len({c.name for c in gold}) != 1 or any(r is None for r in results):
+        return
+    keys = set().union(*(c.arguments.keys() for c in gold))
+    differ = [
+        k for k in sorted(keys) if len({json.dumps(c.arguments.get(k), sort_keys=True) for c in gold}) > 1
+    ]
+    tool = finder.catalog.tool(gold[0].name)
+    if len(differ) != 1 or differ[0] in tool.required:
+        return
+    args = {k: v for k, v in gold[0].arguments.items() if k != differ[0]}
+    found.tried["merged"] += 1
+    one = Call(name=gold[0].name, arguments=args)
+    answer = await finder._run(one, ref)
+    if answer is None:
+        return
+    whole = _strip(answer)
+    if all(sub_answer(_strip(r), whole) for r in results) or _carries_selected(
+        [_strip(r) for r in results], whole
+    ):
+        from .records import alternatives_for
+
+        found.alternative_calls.append(
+            {
+                "calls": [one.model_dump()],
+                "alternatives": [a.model_dump() for a in alternatives_for(finder.catalog, [one])],
+            }
+        )
+        found.accepted["alternative_calls"] += 1
+
+
+async def united(
+    finder: AlternativeFinder, found: Found, gold: list[Call], results: list[Any], ref: str
+) -> None:
+    """Gold calls of one tool that differ in one list-valued argument only (``drugs``
+    [甲, 乙] and [甲, 丙]): the one call with the lists united in order ([甲, 乙, 丙]), when the
+    schema takes that many items and the answer's lists hold each gold call's items."""
+    if len(gold) < 2 or len({c.name for c in gold}) != 1 or any(r is None for r in results):
+        return
+    keys = set().union(*(c.arguments.keys() for c in gold))
+    differ = [
+        k for k in sorted(keys) if len({json.dumps(c.arguments.get(k), sort_keys=True) for c in gold}) > 1
+    ]
+    if len(differ) != 1 or not all(isinstance(c.arguments.get(differ[0]), list) for c in gold):
+        return
+    arg = differ[0]
+    items: list[Any] = []
+    for c in gold:
+        items += [x for x in c.arguments[arg] if x not in items]
+    sch = finder.catalog.tool(gold[0].name).properties.get(arg, {})
+    if len(items) > sch.get("maxItems", len(items)):
+        return
+    found.tried["united"] += 1
+    one = Call(name=gold[0].name, arguments={**gold[0].arguments, arg: items})
+    answer = await finder._run(one, ref)
+    if answer is None or not all(_holds_items(_strip(r), _strip(answer)) for r in results):
+        return
+    from .records import alternatives_for
+
+    found.alternative_calls.append(
+        {
+            "calls": [one.model_dump()],
+            "alternatives": [a.model_dump() for a in alternatives_for(finder.catalog, [one])],
+        }
+    )
+    found.accepted["alternative_calls"] += 1
