@@ -6,9 +6,10 @@ reading too.
 
 Past dates are re-said only with their year (去年农历八月十五, 今年正月十二 — a past day's bare lunar
 name would mean its next occurrence) and only when far enough back to be said that way. A slot with
-``far_days`` (a tool whose window reaches months ahead) gets a far reading too: its date drawn from
-that range and said as a calendar fact (明年农历三月初八), where one anchor no longer settles it — the
-fortnight around today's lunar date does not reach it.
+``far_days`` (a tool whose window reaches months ahead or back) gets a far reading too, where the
+pattern has no other date and no word that places it in time (``WHEN_WORDS``): its date drawn from
+that range and said as a calendar fact (明年农历三月初八, 去年农历腊月初八), where one anchor no longer
+settles it — the fortnight around today's lunar date does not reach it.
 
 Derived patterns keep their source's calls and go to its split (``Pattern.family``), so no test
 pattern's reading appears in train.

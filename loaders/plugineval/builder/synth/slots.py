@@ -129,9 +129,9 @@ def special_days(lo: date, hi: date) -> list[date]:
 
 def calendar_surfaces(d: date, ref: datetime) -> list[str]:
     """Calendar-fact names of day ``d`` seen from ``ref`` (a lunar date — with its year for a past
-    or next year's day —, a month's last or first working day, the first working day after a
-    holiday or the last one before it, a month's n-th weekday), each checked by resolving it back
-    to ``d``."""
+    or next year's day —, a solar term's day, a month's last or first working day, the first working
+    day after a holiday or the last one before it, a month's n-th weekday), each checked by
+    resolving it back to ``d``."""
     today = ref.date()
     cands: list[str] = []
     lunar = to_lunar(d)
@@ -316,7 +316,7 @@ class SlotContext:
                     return got
             return None
         shifted = form == "work" and self.rng.random() < SPECIAL_SHARE  # a count across 调休
-        for _ in range(12):
+        for attempt in range(12):
             d = today + timedelta(days=self.rng.randint(spec.min_days, spec.max_days))
             iso = d.isoformat()
             if taken and iso in taken:  # `distinct`: two dates of one query differ
@@ -327,7 +327,7 @@ class SlotContext:
                     return SlotValue(iso, self.rng.choice(rel), ("relative_time",))
                 continue
             if form == "work":
-                if _ < 6 and shifted and not crosses_shift(today, d):
+                if attempt < 6 and shifted and not crosses_shift(today, d):
                     continue
                 surf = workday_surfaces(d, self.ref)
                 if surf:
