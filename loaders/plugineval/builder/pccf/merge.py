@@ -25,8 +25,9 @@ async def merged(
     finder: AlternativeFinder, found: Found, gold: list[Call], results: list[Any], ref: str
 ) -> None:
     """Gold calls of one tool that differ in one optional argument only (成人票和儿童票: ticket_type
-    adult, child): the one call without it, when its answer holds each gold call's answer whole
-    (``sub_answer``: every ticket the gold calls list is among the one call's)."""
+    adult, child): the one call without it — or one of the gold calls itself — when its answer holds
+    each gold call's answer whole (``sub_answer``: every ticket the gold calls list is among the one
+    call's) or carries each number they select under a key of its own."""
     if len(gold) < 2 or len({c.name for c in gold}) != 1 or any(r is None for r in results):
         return
     keys = set().union(*(c.arguments.keys() for c in gold))
@@ -36,25 +37,27 @@ async def merged(
     tool = finder.catalog.tool(gold[0].name)
     if len(differ) != 1 or differ[0] in tool.required:
         return
+    from .records import alternatives_for
+
     args = {k: v for k, v in gold[0].arguments.items() if k != differ[0]}
     found.tried["merged"] += 1
     one = Call(name=gold[0].name, arguments=args)
     answer = await finder._run(one, ref)
-    if answer is None:
-        return
-    whole = _strip(answer)
-    if all(sub_answer(_strip(r), whole) for r in results) or _carries_selected(
-        [_strip(r) for r in results], whole
-    ):
-        from .records import alternatives_for
-
-        found.alternative_calls.append(
-            {
-                "calls": [one.model_dump()],
-                "alternatives": [a.model_dump() for a in alternatives_for(finder.catalog, [one])],
-            }
-        )
-        found.accepted["alternative_calls"] += 1
+    parts = [_strip(r) for r in results]
+    # the call without the argument, then each gold call alone (date_diff with unit workdays
+    # still answers the days: its answer carries both numbers)
+    for call, got in [(one, answer), *zip(gold, results, strict=True)]:
+        if got is None:
+            continue
+        whole = _strip(got)
+        if all(sub_answer(p, whole) for p in parts) or _carries_selected(parts, whole):
+            found.alternative_calls.append(
+                {
+                    "calls": [call.model_dump()],
+                    "alternatives": [a.model_dump() for a in alternatives_for(finder.catalog, [call])],
+                }
+            )
+            found.accepted["alternative_calls"] += 1
 
 
 async def united(
