@@ -95,7 +95,8 @@ def city_alike(
 ) -> tuple[Reason, str] | None:
     """A place named with or without the call's own city — or its nickname — in front (成都大熊猫基地 /
     大熊猫基地, 成都市中心 / 市中心, 蓉城红灯笼粤菜馆 / 红灯笼粤菜馆, 丽江万达影城万象城店 /
-    万达影城万象城店, with ``city: 成都`` / ``丽江``): the same place. Only the gold call's ``city`` counts, so 北京烤鸭店 stays apart from 烤鸭店 elsewhere."""
+    万达影城万象城店, with ``city: 成都`` / ``丽江``): the same place. Only the gold call's ``city``
+    counts, so 北京烤鸭店 stays apart from 烤鸭店 elsewhere."""
     city = gold_args.get("city")
     if arg == "city" or type(pv) is not str or type(city) is not str or spec.enum or spec.time_valued:
         return None
