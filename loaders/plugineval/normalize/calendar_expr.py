@@ -100,7 +100,7 @@ SURFACE_RX = "|".join(re.sub(r"\(\?P<\w+>", "(?:", rx.pattern) for _, rx in _KIN
 def _may_be(t: str) -> bool:
     """Every kind says 月, 工作 / 上班 or a solar term's 那天 / 当天 / 这天 (a lunar day says 月): any
     other text is none without trying the patterns (the time scanner asks of every span)."""
-    return "月" in t or "工作" in t or "上班" in t or ("天" in t and _TERM_RE.search(t) is not None)
+    return "月" in t or "工作" in t or "上班" in t or "那天" in t or "当天" in t or "这天" in t
 
 
 def _match(t: str) -> tuple[str, re.Match[str]] | None:
@@ -150,23 +150,24 @@ def _workday(d: date) -> bool | None:
 
 
 @cache
-def _holiday_ends(name: str) -> tuple[date, ...]:
-    """The last days of the holiday periods called ``name`` (of the whole calendar), in order."""
-    ends: list[date] = []
+def _holiday_periods(name: str) -> tuple[tuple[date, date], ...]:
+    """(first, last) day of each holiday period called ``name`` (of the whole calendar), in order."""
     days = sorted(date.fromisoformat(r[0]) for r in holiday_rows() if r[1] == "holiday" and name in r[2])
+    periods: list[list[date]] = []
     for d in days:
-        if ends and d == ends[-1] + timedelta(days=1):
-            ends[-1] = d
+        if periods and d == periods[-1][1] + timedelta(days=1):
+            periods[-1][1] = d
         else:
-            ends.append(d)
-    return tuple(ends)
+            periods.append([d, d])
+    return tuple((a, b) for a, b in periods)
 
 
-@cache
+def _holiday_ends(name: str) -> tuple[date, ...]:
+    return tuple(b for _a, b in _holiday_periods(name))
+
+
 def _holiday_starts(name: str) -> tuple[date, ...]:
-    """The first days of the holiday periods called ``name`` (of the whole calendar), in order."""
-    days = sorted(date.fromisoformat(r[0]) for r in holiday_rows() if r[1] == "holiday" and name in r[2])
-    return tuple(d for k, d in enumerate(days) if k == 0 or days[k - 1] != d - timedelta(days=1))
+    return tuple(a for a, _b in _holiday_periods(name))
 
 
 def _holiday_end(name: str, today: date) -> date | None:
@@ -184,6 +185,11 @@ def holiday_starts() -> dict[str, tuple[date, ...]]:
     return {said: _holiday_starts(name) for said, name in _HOLIDAYS.items()}
 
 
+def _lunar_name(m: re.Match[str]) -> tuple[int | None, int | None]:
+    """(month, day) of a lunar date's match (农历十月初八, 腊月廿六)."""
+    return parse_lunar_month(m.group("m") or m.group("m2")), parse_lunar_day(m.group("d"))
+
+
 def resolve_calendar(t: str, ref: datetime) -> TimeValue | None:
     """Resolve one calendar expression (spaces and 的 already removed), or None; a clock time
     after it makes a date-time (农历十月初八下午三点)."""
@@ -199,15 +205,13 @@ def resolve_calendar(t: str, ref: datetime) -> TimeValue | None:
     kind, m = hit
     today = ref.date()
     if kind == "lunar":
-        month = parse_lunar_month(m.group("m") or m.group("m2"))
-        day = parse_lunar_day(m.group("d"))
+        month, day = _lunar_name(m)
         if month is None or day is None:
             return None
         d = next_lunar(month, day, today, bool(m.group("leap")))
         return _day(d) if d else None
     if kind == "ylunar":
-        month = parse_lunar_month(m.group("m") or m.group("m2"))
-        day = parse_lunar_day(m.group("d"))
+        month, day = _lunar_name(m)
         if month is None or day is None:
             return None
         d = lunar_in_year(today.year + _YEARS[m.group("yr")], month, day, bool(m.group("leap")))

@@ -8,6 +8,7 @@ a leap month (闰月) is named with 闰 and is never the reading of a bare month
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import date, timedelta
 from functools import cache
 from pathlib import Path
@@ -36,17 +37,19 @@ def to_lunar(d: date) -> LunarDay | None:
     return None
 
 
+def _days_named(month: int, day: int, leap_month: bool) -> Iterator[tuple[int, date]]:
+    """(lunar year, Gregorian day) of every day in the table with this lunar name, in order (a
+    month too short for ``day`` — 三十 of a 29-day month — has none)."""
+    for y, m, leap, first, n in _months():
+        if m == month and leap == leap_month and day <= n:
+            yield y, first + timedelta(days=day - 1)
+
+
 def next_lunar(month: int, day: int, today: date, leap_month: bool = False) -> date | None:
     """The first day on or after ``today`` that is lunar ``month``/``day`` (of the leap month 闰
     ``month`` with ``leap_month``); None when the table ends first or the month is too short for
     ``day`` (三十 of a 29-day month)."""
-    for _y, m, leap, first, n in _months():
-        if m != month or leap != leap_month or day > n:
-            continue
-        d = first + timedelta(days=day - 1)
-        if d >= today:
-            return d
-    return None
+    return next((d for _y, d in _days_named(month, day, leap_month) if d >= today), None)
 
 
 def lunar_in_year(year: int, month: int, day: int, leap_month: bool = False) -> date | None:
@@ -54,13 +57,7 @@ def lunar_in_year(year: int, month: int, day: int, leap_month: bool = False) -> 
     year ``year`` that is it, when that day also falls in Gregorian ``year`` and is the only day of
     that Gregorian year with this lunar name; None otherwise (the two readings of the year would
     disagree: 腊月 of a lunar year often falls in the next January), or outside the table."""
-    hits = []
-    for y, m, leap, first, n in _months():
-        if m != month or leap != leap_month or day > n:
-            continue
-        d = first + timedelta(days=day - 1)
-        if d.year == year:
-            hits.append((y, d))
+    hits = [(y, d) for y, d in _days_named(month, day, leap_month) if d.year == year]
     if len(hits) != 1 or hits[0][0] != year:
         return None
     return hits[0][1]

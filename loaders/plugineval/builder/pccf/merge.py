@@ -21,6 +21,30 @@ if TYPE_CHECKING:
     from .alternatives import AlternativeFinder, Found
 
 
+def _one_difference(gold: list[Call], results: list[Any]) -> str | None:
+    """The one argument several answered gold calls of one tool differ in, else None."""
+    if len(gold) < 2 or len({c.name for c in gold}) != 1 or any(r is None for r in results):
+        return None
+    keys = set().union(*(c.arguments.keys() for c in gold))
+    differ = [
+        k for k in sorted(keys) if len({json.dumps(c.arguments.get(k), sort_keys=True) for c in gold}) > 1
+    ]
+    return differ[0] if len(differ) == 1 else None
+
+
+def _accept(finder: AlternativeFinder, found: Found, call: Call) -> None:
+    """``call`` alone as an accepted ``alternative_calls`` list."""
+    from .records import alternatives_for
+
+    found.alternative_calls.append(
+        {
+            "calls": [call.model_dump()],
+            "alternatives": [a.model_dump() for a in alternatives_for(finder.catalog, [call])],
+        }
+    )
+    found.accepted["alternative_calls"] += 1
+
+
 async def merged(
     finder: AlternativeFinder, found: Found, gold: list[Call], results: list[Any], ref: str
 ) -> None:
@@ -28,20 +52,11 @@ async def merged(
     adult, child): the one call without it — or one of the gold calls itself — when its answer holds
     each gold call's answer whole (``sub_answer``: every ticket the gold calls list is among the one
     call's) or carries each number they select under a key of its own."""
-    if len(gold) < 2 or len({c.name for c in gold}) != 1 or any(r is None for r in results):
+    arg = _one_difference(gold, results)
+    if arg is None or arg in finder.catalog.tool(gold[0].name).required:
         return
-    keys = set().union(*(c.arguments.keys() for c in gold))
-    differ = [
-        k for k in sorted(keys) if len({json.dumps(c.arguments.get(k), sort_keys=True) for c in gold}) > 1
-    ]
-    tool = finder.catalog.tool(gold[0].name)
-    if len(differ) != 1 or differ[0] in tool.required:
-        return
-    from .records import alternatives_for
-
-    args = {k: v for k, v in gold[0].arguments.items() if k != differ[0]}
     found.tried["merged"] += 1
-    one = Call(name=gold[0].name, arguments=args)
+    one = Call(name=gold[0].name, arguments={k: v for k, v in gold[0].arguments.items() if k != arg})
     answer = await finder._run(one, ref)
     parts = [_strip(r) for r in results]
     # the call without the argument, then each gold call alone (date_diff with unit workdays
@@ -51,13 +66,7 @@ async def merged(
             continue
         whole = _strip(got)
         if all(sub_answer(p, whole) for p in parts) or _carries_selected(parts, whole):
-            found.alternative_calls.append(
-                {
-                    "calls": [call.model_dump()],
-                    "alternatives": [a.model_dump() for a in alternatives_for(finder.catalog, [call])],
-                }
-            )
-            found.accepted["alternative_calls"] += 1
+            _accept(finder, found, call)
 
 
 async def united(
@@ -66,15 +75,9 @@ async def united(
     """Gold calls of one tool that differ in one list-valued argument only (``drugs``
     [甲, 乙] and [甲, 丙]): the one call with the lists united in order ([甲, 乙, 丙]), when the
     schema takes that many items and the answer's lists hold each gold call's items."""
-    if len(gold) < 2 or len({c.name for c in gold}) != 1 or any(r is None for r in results):
+    arg = _one_difference(gold, results)
+    if arg is None or not all(isinstance(c.arguments.get(arg), list) for c in gold):
         return
-    keys = set().union(*(c.arguments.keys() for c in gold))
-    differ = [
-        k for k in sorted(keys) if len({json.dumps(c.arguments.get(k), sort_keys=True) for c in gold}) > 1
-    ]
-    if len(differ) != 1 or not all(isinstance(c.arguments.get(differ[0]), list) for c in gold):
-        return
-    arg = differ[0]
     items: list[Any] = []
     for c in gold:
         items += [x for x in c.arguments[arg] if x not in items]
@@ -84,14 +87,5 @@ async def united(
     found.tried["united"] += 1
     one = Call(name=gold[0].name, arguments={**gold[0].arguments, arg: items})
     answer = await finder._run(one, ref)
-    if answer is None or not all(_holds_items(_strip(r), _strip(answer)) for r in results):
-        return
-    from .records import alternatives_for
-
-    found.alternative_calls.append(
-        {
-            "calls": [one.model_dump()],
-            "alternatives": [a.model_dump() for a in alternatives_for(finder.catalog, [one])],
-        }
-    )
-    found.accepted["alternative_calls"] += 1
+    if answer is not None and all(_holds_items(_strip(r), _strip(answer)) for r in results):
+        _accept(finder, found, one)

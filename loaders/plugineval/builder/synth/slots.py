@@ -127,6 +127,13 @@ def special_days(lo: date, hi: date) -> list[date]:
     return sorted(d for d in out if lo <= d <= hi)
 
 
+def _with_year(name: str, d: date, today: date) -> list[str]:
+    """A day's name bare, and with its year word where that is how one says it (a past day, or a
+    day in another year: 去年农历八月十五, 明年立春那天)."""
+    year = YEAR_WORDS.get(d.year - today.year)
+    return [name] + ([year + name] if year is not None and (d < today or year != "今年") else [])
+
+
 def calendar_surfaces(d: date, ref: datetime) -> list[str]:
     """Calendar-fact names of day ``d`` seen from ``ref`` (a lunar date — with its year for a past
     or next year's day —, a solar term's day, a month's last or first working day, the first working
@@ -138,17 +145,12 @@ def calendar_surfaces(d: date, ref: datetime) -> list[str]:
     if lunar is not None and (d >= today or (today - d).days >= MIN_PAST_CAL_DAYS):
         _y, m, leap, day = lunar
         month = lunar_month_name(m, leap)
-        name = ("" if month in ("正月", "腊月") else "农历") + month + lunar_day_name(day)
-        cands.append(name)
-        year = YEAR_WORDS.get(d.year - today.year)
-        if year is not None and (d < today or year != "今年"):
-            cands.append(year + name)
+        cands += _with_year(
+            ("" if month in ("正月", "腊月") else "农历") + month + lunar_day_name(day), d, today
+        )
     for term in SOLAR_TERMS:  # 霜降那天, 明年立春那天, 去年小雪那天
         if solar_term_date(term, d.year) == d:
-            year = YEAR_WORDS.get(d.year - today.year)
-            cands.append(f"{term}那天")
-            if year is not None and (d < today or year != "今年"):
-                cands.append(f"{year}{term}那天")
+            cands += _with_year(f"{term}那天", d, today)
     months = {0: "这个月", 1: "下个月"}
     k = (d.year - today.year) * 12 + d.month - today.month
     if k in months and official(d):
