@@ -42,8 +42,9 @@ def pattern_steps(p: Pattern, g: PluginGrammar) -> set[str]:
 
 
 def depth(steps: set[str] | list[str]) -> int:
-    """A positive's inference depth: its steps a capable model can get wrong (surface rewrites such
-    as 明天 or 下午三点 leave a record easy; docs/format.md §2.4)."""
+    """A positive's inference depth: its inference steps (a relative time, an implied intent, a unit,
+    an implicit entity…; surface rewrites such as 3月20号 or 下午三点 leave a record easy; SPEC
+    revision 3 §3, docs/format.md §2.4)."""
     return len(set(steps) & DEEP_STEPS)
 
 
@@ -70,12 +71,14 @@ def split_of_pattern(rank: int, n: int) -> str:
 
 def patterns_by_split(plugin: str, scenario: str, g: PluginGrammar) -> dict[str, list[Pattern]]:
     pats = g.scenarios[scenario].patterns
-    sources = [p for p in pats if p.family is None]
-    ranked = sorted(sources, key=lambda p: hashlib.sha256(f"{plugin}/{scenario}/{p.id}".encode()).hexdigest())
+    # a family is a source pattern with the readings ``deepen`` derived from it; in the calendar
+    # profile the source itself may be absent (it is a default pattern), its readings still go together
+    sources = sorted({p.family or p.id for p in pats})
+    ranked = sorted(sources, key=lambda i: hashlib.sha256(f"{plugin}/{scenario}/{i}".encode()).hexdigest())
     out: dict[str, list[Pattern]] = defaultdict(list)
     split_of: dict[str, str] = {}
-    for i, p in enumerate(ranked):
-        split_of[p.id] = split_of_pattern(i, len(ranked))
+    for i, pid in enumerate(ranked):
+        split_of[pid] = split_of_pattern(i, len(ranked))
     for p in pats:  # authored order, each derived reading in its source's split
         out[split_of[p.family or p.id]].append(p)
     out["validation"] = list(out["test"])

@@ -29,26 +29,36 @@ SlotType = Literal[
     "city", "foreign_city", "date", "time", "datetime", "int", "enum", "choice", "person", "phone", "sql"
 ]  # fmt: skip
 Step = Literal[
-    # inferences a capable model can get wrong: each counts toward the depth (docs/format.md §2.4)
-    "calendar_fact",  # 农历十月初八, 下个月最后一个工作日, 国庆假期后的第一个工作日 (调休)
+    # inferences a reader makes beyond copying the request's words: each counts toward the depth
+    # (SPEC revision 3, §3; docs/format.md §2.4)
+    "relative_time",  # 明天, 下周三, 月底 → a date resolved against now
+    "implied_intent",  # 明天出门要带伞吗 asks for a forecast: the request does not name the action
+    "unit_conversion",  # 三斤 → 1.5 kg, 1米75 → 175 cm
+    "implicit_entity",  # a place or thing named by description or implied by the request (鹏城 → 深圳)
+    "calendar_fact",  # 农历十月初八, 春节前最后一个工作日 (调休): counts where the request carries it
     "date_arithmetic",  # 今天之后的第三个工作日, 开始后开一个半小时 → the end
     "timezone_conversion",  # 纽约时间3月12日上午10点 → +08:00 (summer time)
-    "unit_conversion",  # 三斤 → 1.5 kg, 1米75 → 175 cm
-    "implicit_entity",  # 鹏城 → 深圳, a place the message named earlier
     "indirect_constraint",  # 预算比上次少两成
     "multi_call",  # three or more calls, of two or more tools, each grounded on its own
-    # surface rewrites: recorded, never counted
-    "relative_time",
+    # surface rewrites: recorded, never counted (a date format, a numeral, a polite prefix)
     "year_inference",
     "time_format",
     "numeral",
-    "implied_intent",
     "enum_paraphrase",
 ]
 STEPS: tuple[str, ...] = get_args(Step)  # the inference steps a pattern may declare
-DEEP_STEPS = frozenset(STEPS[:7])
-"""The steps that make a positive harder; the rest are surface rewrites a capable model does not get
-wrong (明天, 下午三点, 三张, 3月20号) and leave a record easy."""
+DEEP_STEPS = frozenset(STEPS[:9])
+"""The steps that make a positive harder (SPEC revision 3, §3): a relative time resolved against
+now, an implied intent, a unit conversion, an implicit entity, and — where the request carries
+them — a calendar fact, date arithmetic or a time zone. The rest are surface rewrites (3月20号 for a
+date, 三张 for 3, 下午三点 for 15:00) and leave a record easy."""
+
+#: slot forms that exist to test calendar and place reasoning (a lunar date, a far lunar date, a
+#: working-day count, a city nickname, a time in another zone): people seldom say them, so a
+#: pattern that uses one — and every reading ``deepen`` derives — belongs to the opt-in
+#: ``calendar`` config, never to the default configs (SPEC revision 3, §1)
+STRESS_FORMS = frozenset({"nick", "cal", "far", "work", "tz"})
+Profile = Literal["default", "calendar"]
 
 
 class Choice(StrictModel):
@@ -165,19 +175,41 @@ def load_grammar_file(path: Path) -> DomainGrammar:
     return validate_or_raise(DomainGrammar, raw, str(path))
 
 
+def is_stress(p: Pattern) -> bool:
+    """Does the pattern belong to the ``calendar`` config: a reading ``deepen`` derived, or a slot
+    said in one of the ``STRESS_FORMS``?"""
+    return p.family is not None or any(m.group("form") in STRESS_FORMS for m in SLOT_RE.finditer(p.text))
+
+
+def select_profile(g: PluginGrammar, profile: Profile) -> PluginGrammar | None:
+    """The grammar's patterns of one profile (``default``: the requests as people make them;
+    ``calendar``: the stress readings), scenarios left without a pattern dropped; None when none is
+    left. A calendar pattern's source stays with it for ``patterns_by_split`` (``family``)."""
+    scenarios = {}
+    for sid, sc in g.scenarios.items():
+        pats = [p for p in sc.patterns if is_stress(p) == (profile == "calendar")]
+        if pats:
+            scenarios[sid] = sc.model_copy(update={"patterns": pats})
+    return g.model_copy(update={"scenarios": scenarios}) if scenarios else None
+
+
 @functools.cache
-def load_grammars(folder: str | None = None) -> dict[str, PluginGrammar]:
-    """plugin id -> grammar, from every ``*.yaml`` in the grammar folder, each with its patterns'
-    deeper readings (``deepen``)."""
+def load_grammars(folder: str | None = None, profile: Profile = "default") -> dict[str, PluginGrammar]:
+    """plugin id -> grammar, from every ``*.yaml`` in the grammar folder: the patterns of one profile
+    (``select_profile``), the calendar profile holding every pattern's deeper readings (``deepen``)."""
     from .deepen import deepen
 
     out: dict[str, PluginGrammar] = {}
+    seen: set[str] = set()
     for f in sorted(Path(folder or GRAMMAR_DIR).glob("*.yaml")):
         g = load_grammar_file(f)
         for pid, pg in g.plugins.items():
-            if pid in out:
+            if pid in seen:
                 raise SchemaError(str(f), [f"plugin {pid} has grammars in two files"])
-            out[pid] = deepen(pg)
+            seen.add(pid)
+            chosen = select_profile(deepen(pg), profile)
+            if chosen is not None:
+                out[pid] = chosen
     return out
 
 
