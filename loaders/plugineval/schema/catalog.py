@@ -60,13 +60,19 @@ class ArgAnnotation(StrictModel):
     time_valued: bool = False
     derived_default: DerivedDefault | None = None
     """Where the tool's default for this argument follows from another argument (a date plus days)."""
+    unordered: bool = False
+    """An array whose order carries no meaning (the drugs of an interaction check): the judge compares
+    it as a multiset. Declared, never guessed; only an array argument may carry it."""
 
     @model_serializer(mode="wrap")
-    def _omit_no_derived_default(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # an argument without one serializes as before: rows and the catalog dump do not grow a null
+    def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # an argument without them serializes as before: rows and the catalog dump grow neither a null
+        # derived_default nor an ``unordered: false``
         out: dict[str, Any] = handler(self)
         if out.get("derived_default", 0) is None:
             del out["derived_default"]
+        if out.get("unordered") is False:
+            del out["unordered"]
         return out
 
 
@@ -95,9 +101,11 @@ class ToolSpec(StrictModel):
         for req in p.get("required", []):
             if req not in props:
                 raise ValueError(f"required argument {req!r} is not among the properties")
-        for arg in self.annotations:
+        for arg, ann in self.annotations.items():
             if arg not in props:
                 raise ValueError(f"annotations name unknown argument {arg!r}")
+            if ann.unordered and props[arg].get("type") != "array":
+                raise ValueError(f"argument {arg!r} is declared unordered but is not an array")
         if self.output.get("type") != "object":
             raise ValueError("output must be a JSON Schema with type 'object'")
         return self
