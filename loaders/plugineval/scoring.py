@@ -51,6 +51,7 @@ def evaluate(
     *,
     split: str = "test",
     revision: str | None = None,
+    config: str = "default",
     seed: int = SEED,
     progress: bool = False,
     meta: Mapping[str, Any] | None = None,
@@ -64,8 +65,10 @@ def evaluate(
     recs = (
         list(records)
         if isinstance(records, Sequence) and not isinstance(records, str)
-        else load_records(records, split, revision)
+        else load_records(records, split, revision, config)
     )
+    if config != "default":  # stamped beside the versions: a calendar score is never a default one
+        meta = {**(meta or {}), "config": config}
     j = judge if isinstance(judge, Judge) else Judge(judge)
     if not _is_trials(predictions):
         return _evaluate_one(predictions, recs, j, seed, progress, meta)[0]  # type: ignore[arg-type]

@@ -68,10 +68,18 @@ def _rows_from_jsonl(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def _rows_from_folder(folder: Path, split: str) -> list[dict[str, Any]]:
-    files = sorted((folder / "data" / split).glob("*.parquet"))
+#: the record configs a release folder holds: ``default`` (data/<split>/) and the opt-in ``calendar``
+#: (data/calendar/<split>/), which no default score includes
+RECORD_CONFIGS = ("default", "calendar")
+
+
+def _rows_from_folder(folder: Path, split: str, config: str = "default") -> list[dict[str, Any]]:
+    if config not in RECORD_CONFIGS:
+        raise LoadError(f"unknown config {config!r}; a release folder holds {', '.join(RECORD_CONFIGS)}")
+    sub = f"data/{split}" if config == "default" else f"data/{config}/{split}"
+    files = sorted((folder / sub).glob("*.parquet"))
     if not files:
-        raise FileNotFoundError(f"{folder}: no parquet files for split {split!r} under data/{split}/")
+        raise FileNotFoundError(f"{folder}: no parquet files for split {split!r} under {sub}/")
     import pyarrow.parquet as pq
 
     rows: list[dict[str, Any]] = []
@@ -115,18 +123,28 @@ def resolve(source: str | Path | None, revision: str | None) -> Path:
 
 
 def load_rows(
-    source: str | Path | None = None, split: str = "test", revision: str | None = None
+    source: str | Path | None = None,
+    split: str = "test",
+    revision: str | None = None,
+    config: str = "default",
 ) -> list[dict[str, Any]]:
-    """The rows of ``split`` (a JSONL file: all its rows), untyped."""
+    """The rows of ``split`` of ``config`` (a JSONL file: all its rows, config ``default`` only), untyped."""
     p = resolve(source, revision)
-    return _rows_from_jsonl(p) if p.is_file() else _rows_from_folder(p, split)
+    if p.is_file():
+        if config != "default":
+            raise LoadError(f"{source}: a JSONL source has only the 'default' config, not {config!r}")
+        return _rows_from_jsonl(p)
+    return _rows_from_folder(p, split, config)
 
 
 def load_records(
-    source: str | Path | None = None, split: str = "test", revision: str | None = None
+    source: str | Path | None = None,
+    split: str = "test",
+    revision: str | None = None,
+    config: str = "default",
 ) -> list[Record]:
     """Typed records; a bad row raises SchemaError naming the record id and the field."""
-    rows = load_rows(source, split, revision)
+    rows = load_rows(source, split, revision, config)
     with no_gc():  # thousands of nested, long-lived objects: the cyclic GC would re-walk them all
         memo: dict[Any, Any] = {}  # offered tools repeat across records: each text parses once
         out = [Record.from_row(r, memo) for r in rows]

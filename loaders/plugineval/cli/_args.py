@@ -19,4 +19,10 @@ def add_records_arguments(p: argparse.ArgumentParser, split: bool = False) -> No
     )
     if split:
         p.add_argument("--split", default="test", choices=list(SPLITS))
+        p.add_argument(
+            "--config",
+            default="default",
+            choices=["default", "calendar"],
+            help="the records' config: default, or the opt-in calendar stress set (never in a default score)",
+        )
     p.add_argument("--revision", metavar="vX.Y.Z", help="dataset revision when SOURCE is a Hub repo")

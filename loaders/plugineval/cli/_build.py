@@ -45,7 +45,11 @@ def add_parsers(sub: Any) -> None:
         metavar="DIR",
         help="the previous release folder: the card's changelog lists ids added, removed and changed",
     )
-    b.add_argument("--quiet", action="store_true", help="no progress bars")
+    b.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress (a bar on a terminal, a line every 15 s in a log otherwise)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             ablation=args.ablation,
             plugins=plugins,
             scale=args.scale,
-            progress=not args.quiet and sys.stderr.isatty(),
+            progress="off" if args.quiet else "bar" if sys.stderr.isatty() else "lines",
             previous=Path(args.previous) if args.previous else None,
         )
     except RuntimeError as e:

@@ -101,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
             judge=args.judge,
             split=args.split,
             revision=args.revision,
+            config=args.config,
             progress=sys.stderr.isatty(),
             meta=meta,
         )

@@ -136,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
         out=Path(args.out),
         records=args.records,
         split=args.split,
+        config=args.config,
         revision=args.revision,
         base_url=args.base_url,
         api_key_env=args.api_key_env,

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from .._version import __version__
 from ..models.prices import load_prices
@@ -46,6 +46,7 @@ class PredictConfig:
     out: Path
     records: str | None = None
     split: str = "test"
+    config: Literal["default", "calendar"] = "default"
     revision: str | None = None
     base_url: str | None = None
     api_key_env: str | None = None
@@ -339,7 +340,9 @@ def _records(cfg: PredictConfig, records: Sequence[Record] | None) -> tuple[list
     from ..sources import default_source, load_records
 
     source = cfg.records if cfg.records is not None else default_source()
-    every = list(records) if records is not None else load_records(source, cfg.split, cfg.revision)
+    every = (
+        list(records) if records is not None else load_records(source, cfg.split, cfg.revision, cfg.config)
+    )
     every.sort(key=lambda r: r.id)
     chosen = every[: cfg.limit] if cfg.limit is not None else every
     return every, chosen, "<records given>" if records is not None else source

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
@@ -84,7 +85,8 @@ class Builder:
         grammars: dict[str, PluginGrammar],
         work: Path,
         resume: bool = False,
-        progress: bool = True,
+        progress: bool | str = True,
+        real: bool = True,
     ) -> None:
         self.cfg = cfg
         self.catalog = catalog
@@ -98,7 +100,7 @@ class Builder:
         self.queries: set[str] = set()
         from .real import load_real_candidates
 
-        self.real, dropped = load_real_candidates(catalog)
+        self.real, dropped = load_real_candidates(catalog) if real else ([], {})
         self.stats.real_dropped = dict(sorted(dropped.items()))
         self.masked_of: dict[str, str] = {}
         self.kind_of = catalog.scenario_kinds()
@@ -396,8 +398,43 @@ class _NoBar:
         pass
 
 
-def _bar(split: str, total: int, on: bool) -> Any:
-    if not on:
+class _LineProgress:
+    """Progress for a log, not a terminal: one line on stderr every ``every`` seconds and at the end
+    (``./scripts/run`` piped or under CI shows the build moving instead of minutes of silence)."""
+
+    def __init__(self, split: str, total: int, every: float = 15.0) -> None:
+        self.split, self.total, self.every = split, total, every
+        self.done = 0
+        self.t0 = self.last = time.monotonic()
+        self._say("started")
+
+    def _say(self, what: str) -> None:
+        el = time.monotonic() - self.t0
+        share = f" ({100 * self.done / self.total:.0f} %)" if self.total else ""
+        print(
+            f"build {self.split}: {self.done}/{self.total} records{share}, {el:.0f} s — {what}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def update(self, n: int) -> None:
+        self.done += n
+        now = time.monotonic()
+        if now - self.last >= self.every:
+            self.last = now
+            self._say("running")
+
+    def close(self) -> None:
+        self._say("done")
+
+
+def _bar(split: str, total: int, mode: bool | str) -> Any:
+    """A tqdm bar on a terminal, a line every few seconds in a log, or nothing."""
+    if mode is True:
+        mode = "bar"
+    if mode == "lines":
+        return _LineProgress(split, total)
+    if mode != "bar":
         return _NoBar()
     from tqdm import tqdm
 

@@ -84,6 +84,15 @@ class SplitBudget(_Strict):
         return sum(self.positives.values()) + sum(self.negatives.values())
 
 
+class CalendarCfg(_Strict):
+    """The opt-in ``calendar`` config: readings with a lunar date, a solar term, a 调休 working-day
+    count, a city nickname or a time in another zone (the stress forms and ``deepen``'s readings),
+    built beside the default configs from the same catalog and seed, written under
+    ``data/calendar/``; no default score includes it (SPEC revision 3, §1)."""
+
+    splits: dict[Split, SplitBudget]
+
+
 class BuildConfig(_Strict):
     """``[roles.<role>]`` tables point a PCCF role at an OpenAI-compatible endpoint; a role without
     one runs its offline implementation (the build report says which served each role)."""
@@ -96,6 +105,7 @@ class BuildConfig(_Strict):
     router: RouterCfg = RouterCfg()
     records: Records = Records()
     splits: dict[Split, SplitBudget]
+    calendar: CalendarCfg | None = None
     roles: dict[str, RoleConfig] = Field(default_factory=dict)
 
     @model_validator(mode="after")
@@ -151,14 +161,26 @@ class BuildConfig(_Strict):
         def sc(d: Any) -> Any:
             return {k: max(1, round(v * factor)) for k, v in d.items()}
 
-        splits = {
-            name: b.model_copy(
-                update={
-                    "positives": sc(b.positives),
-                    "negatives": sc(b.negatives),
-                    "negative_difficulty": sc(b.negative_difficulty),
-                }
-            )  # type: ignore[arg-type]
-            for name, b in self.splits.items()
-        }
-        return self.model_copy(update={"splits": splits})
+        def scale_splits(splits: dict[Split, SplitBudget]) -> dict[Split, SplitBudget]:
+            return {
+                name: b.model_copy(
+                    update={
+                        "positives": sc(b.positives),
+                        "negatives": sc(b.negatives),
+                        "negative_difficulty": sc(b.negative_difficulty),
+                    }
+                )
+                for name, b in splits.items()
+            }
+
+        cal = self.calendar
+        update: dict[str, Any] = {"splits": scale_splits(self.splits)}
+        if cal is not None:
+            update["calendar"] = cal.model_copy(update={"splits": scale_splits(cal.splits)})
+        return self.model_copy(update=update)
+
+    def calendar_build(self) -> BuildConfig | None:
+        """The config of the calendar pass: the calendar budgets in place of the default ones."""
+        if self.calendar is None:
+            return None
+        return self.model_copy(update={"splits": self.calendar.splits, "calendar": None})

@@ -120,6 +120,7 @@ def write_release(
     catalog: Catalog,
     report: dict[str, Any],
     report_md: str,
+    calendar: dict[str, list[Record]] | None = None,
 ) -> dict[str, Any]:
     """Write the folder afresh; returns the card's YAML metadata. ``README.md`` gets the card's front
     matter only: its body is rendered from the template by ``card.render_card``, which ``run_build``
@@ -132,19 +133,11 @@ def write_release(
             elif p.exists():
                 p.unlink()
     out.mkdir(parents=True, exist_ok=True)
-    files: dict[tuple[str, str, str], tuple[str, int, int]] = {}
-    for split in SPLITS:
-        parts: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
-        for r in sorted(records.get(split, []), key=lambda r: r.id):
-            parts[r.kind, r.difficulty].append(r.to_row())
-        for (kind, diff), rows in sorted(parts.items()):
-            table = pa.Table.from_pylist(rows, schema=RECORD_SCHEMA)
-            rel = f"data/{split}/{kind}-{diff}.parquet"
-            _write(table, out / rel)
-            files[split, kind, diff] = (rel, len(rows), table.nbytes)
+    files = _write_records(out, "data", records)
+    cal_files = _write_records(out, "data/calendar", calendar or {})
     ptable = pa.Table.from_pylist(plugin_rows(catalog), schema=PLUGIN_SCHEMA)
     _write(ptable, out / "data/plugins/catalog.parquet")
-    meta = card_metadata(files, ptable)
+    meta = card_metadata(files, ptable, cal_files)
     front = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)
     (out / "README.md").write_text(f"---\n{front}---\n\n", encoding="utf-8")
     (out / "build_report.json").write_text(
@@ -154,9 +147,26 @@ def write_release(
     return meta
 
 
-def card_metadata(
-    files: dict[tuple[str, str, str], tuple[str, int, int]], plugins: pa.Table
-) -> dict[str, Any]:
+Files = dict[tuple[str, str, str], tuple[str, int, int]]
+
+
+def _write_records(out: Path, base: str, records: dict[str, list[Record]]) -> Files:
+    """``<base>/<split>/<kind>-<difficulty>.parquet``, rows sorted by id; (split, kind, difficulty) ->
+    (path, rows, bytes)."""
+    files: Files = {}
+    for split in SPLITS:
+        parts: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+        for r in sorted(records.get(split, []), key=lambda r: r.id):
+            parts[r.kind, r.difficulty].append(r.to_row())
+        for (kind, diff), rows in sorted(parts.items()):
+            table = pa.Table.from_pylist(rows, schema=RECORD_SCHEMA)
+            rel = f"{base}/{split}/{kind}-{diff}.parquet"
+            _write(table, out / rel)
+            files[split, kind, diff] = (rel, len(rows), table.nbytes)
+    return files
+
+
+def card_metadata(files: Files, plugins: pa.Table, calendar: Files | None = None) -> dict[str, Any]:
     def select(kinds: tuple[str, ...], diffs: tuple[str, ...]) -> dict[str, list[tuple[str, int, int]]]:
         out: dict[str, list[tuple[str, int, int]]] = {}
         for (split, kind, diff), v in files.items():
@@ -204,6 +214,22 @@ def card_metadata(
             cfg["default"] = True
         configs.append(cfg)
         infos.append({"config_name": name, "features": _features(RECORD_SCHEMA), "splits": splits_info})
+    if calendar:  # the opt-in calendar config: its own files, never in a default glob
+        cal_files: list[dict[str, Any]] = []
+        cal_splits: list[dict[str, Any]] = []
+        for split in SPLITS:
+            got = [v for (sp, _, _), v in calendar.items() if sp == split]
+            if got:
+                cal_files.append({"split": split, "path": f"data/calendar/{split}/*.parquet"})
+                cal_splits.append(
+                    {
+                        "name": split,
+                        "num_bytes": sum(f[2] for f in got),
+                        "num_examples": sum(f[1] for f in got),
+                    }
+                )
+        configs.append({"config_name": "calendar", "data_files": cal_files})
+        infos.append({"config_name": "calendar", "features": _features(RECORD_SCHEMA), "splits": cal_splits})
     configs.append(
         {"config_name": "plugins", "data_files": [{"split": "train", "path": "data/plugins/*.parquet"}]}
     )

@@ -10,6 +10,7 @@ from typing import Any
 import anyio
 
 from plugineval.catalog import load_catalog
+from plugineval.schema import Record
 
 from ..synth.grammar import load_grammars
 from .build import Builder
@@ -25,7 +26,7 @@ def run_build(
     ablation: str | None = None,
     plugins: list[str] | None = None,
     scale: float | None = None,
-    progress: bool = True,
+    progress: bool | str = True,
     previous: Path | None = None,
 ) -> dict[str, Any]:
     cfg = BuildConfig.load(config).with_ablation(ablation)
@@ -45,9 +46,22 @@ def run_build(
     splits = anyio.run(b.run)
     report = build_report(cfg, b.stats, splits, b.router, ablation, b.masked_of)
     report["plugins_without_grammar"] = missing if not plugins else []
+    calendar: dict[str, list[Record]] = {}
+    ccfg = cfg.calendar_build()
+    if ccfg is not None and ablation is None:
+        # the opt-in calendar config: its own pass over the stress readings, its own journal
+        cgrammars = {
+            k: v for k, v in load_grammars(profile="calendar").items() if not plugins or k in plugins
+        }
+        cb = Builder(
+            ccfg, catalog, cgrammars, work / "calendar", resume=resume, progress=progress, real=False
+        )
+        csplits = anyio.run(cb.run)
+        report["calendar"] = build_report(ccfg, cb.stats, csplits, cb.router, None, cb.masked_of)
+        calendar = {name: list(st.records.values()) for name, st in csplits.items()}
     md = report_markdown(report)
     records = {name: list(st.records.values()) for name, st in splits.items()}
-    write_release(out, records, catalog, report, md)
+    write_release(out, records, catalog, report, md, calendar=calendar)
     from .card import render_card
 
     # the card body (dataset_card/body.md.tmpl): statistics, figures, changelog against ``previous``
