@@ -14,6 +14,7 @@ this summary in its ``trials`` field; one file gives the single-file report unch
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections.abc import Sequence
@@ -140,6 +141,30 @@ def check_same_run(metas: Sequence[dict[str, Any] | None], names: Sequence[str])
             )
 
 
+def identical_trials(names: Sequence[str], datas: Sequence[bytes]) -> list[tuple[str, str]]:
+    """(copy, first) for each file whose bytes equal an earlier file's: such a copy is not a trial."""
+    first: dict[bytes, str] = {}
+    out = []
+    for name, data in zip(names, datas, strict=True):
+        key = hashlib.sha256(data).digest()
+        if key in first:
+            out.append((name, first[key]))
+        else:
+            first[key] = name
+    return out
+
+
+def check_distinct_files(paths: Sequence[str | Path]) -> None:
+    """``TrialsError`` when two of the files (those that exist) are byte-identical."""
+    real = [Path(p) for p in paths if Path(p).is_file()]
+    same = identical_trials([str(p) for p in real], [p.read_bytes() for p in real])
+    if same:
+        copy, first = same[0]
+        raise TrialsError(
+            f"{copy}: byte-identical to {first}: a copy is not another trial (each trial is its own run)"
+        )
+
+
 def summarize_trials(
     reports: Sequence[Any], paths: Sequence[str | Path], given: Sequence[set[str]]
 ) -> TrialsSummary:
@@ -169,6 +194,7 @@ def summarize_trials(
                 f"first {only[0]!r}): trials must answer the same records"
             )
     check_same_run([r.meta.get("run") for r in reports], names)
+    check_distinct_files(paths)
     outcomes = {rid: [str(r.per_record[rid].outcome) for r in reports] for rid in sorted(ids0)}
     kinds = {rid: e.kind for rid, e in base.per_record.items()}
     npos, pk = pass_hat_k(outcomes, kinds)

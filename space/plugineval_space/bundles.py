@@ -15,12 +15,16 @@ from typing import Any
 
 from plugineval._version import JUDGE_VERSION
 from plugineval.entries import to_json_map
+from plugineval.names import markdown_text as md
 from plugineval.schema import Record
 from plugineval.submission import Bundle, Problem, load_bundle, validate
 
-from .livejudge import UploadError, read_upload
+from .livejudge import UploadError, discard_upload, read_upload, upload_name
 from .seed import entry_from_report
 from .store import Board, Entry
+
+SHOWN = 50
+"""Problems listed in a refusal (the count says how many there are in all)."""
 
 
 def row_hash(bundle_digest: str, judge_version: str, judge_mode: str) -> str:
@@ -29,16 +33,21 @@ def row_hash(bundle_digest: str, judge_version: str, judge_mode: str) -> str:
     ).hexdigest()
 
 
-def _problems_markdown(problems: Sequence[Problem]) -> str:
-    def cell(s: str) -> str:
-        return s.replace("|", "\\|").replace("\n", " ")
-
-    rows = "\n".join(f"| {cell(p.file)} | {cell(p.field)} | {cell(p.message)} |" for p in problems[:50])
-    more = f"\n\n(first 50 of {len(problems)} shown)" if len(problems) > 50 else ""
+def _problems_markdown(problems: Sequence[Problem], total: int | None = None) -> str:
+    """The problems as a table (every cell literal text), with the exact count: ``300 problems, the
+    first 50 shown`` when some are not listed."""
+    n = max(len(problems), total or 0)
+    shown = problems[:SHOWN]
+    rows = "\n".join(f"| {md(p.file)} | {md(p.field)} | {md(p.message)} |" for p in shown)
+    count = (
+        f"{n:,} problem"
+        + ("" if n == 1 else "s")
+        + (f", the first {len(shown)} shown" if len(shown) < n else "")
+    )
     return (
-        f"**The bundle is not valid: {len(problems)} problem(s); nothing was scored.** Check it with "
+        f"**The bundle is not valid: {count}; nothing was scored.** Check it with "
         "`plugineval submit --validate BUNDLE`, fix it and upload again.\n\n"
-        f"| file | field | problem |\n|---|---|---|\n{rows}{more}"
+        f"| file | field | problem |\n|---|---|---|\n{rows}"
     )
 
 
@@ -49,7 +58,7 @@ def score_bundle(bundle: Bundle, records: Sequence[Record], judge: str) -> Entry
 
     v = validate(bundle, records)
     if not v.ok:
-        raise UploadError(_problems_markdown(v.problems))
+        raise UploadError(_problems_markdown(v.problems, v.total))
     m = bundle.manifest
     reports = [
         evaluate(v.predictions[name], list(records), judge=judge, meta={"model": m.model})  # type: ignore[arg-type]
@@ -59,8 +68,8 @@ def score_bundle(bundle: Bundle, records: Sequence[Record], judge: str) -> Entry
     entry = entry_from_report(
         first,
         m.model,
-        m.organisation.strip(),
-        m.link.strip(),
+        m.organisation,
+        m.link,
         row_hash(bundle.digest, str(first.versions["judge"]), str(first.versions["judge_mode"])),
         kind="submission",
         status="self-reported",
@@ -74,29 +83,37 @@ def score_bundle(bundle: Bundle, records: Sequence[Record], judge: str) -> Entry
 
 
 def submit_bundle(path: str | Path | None, records: Sequence[Record], board: Board, judge: str) -> str:
-    """Validate, score with the Space's judge, keep the bundle and store the row."""
+    """Validate, score with the Space's judge, keep the bundle (only the members it uses) and store
+    the row. The upload is deleted once handled, stored or refused."""
+    try:
+        return _submit_bundle(path, records, board, judge)
+    finally:
+        discard_upload(path)
+
+
+def _submit_bundle(path: str | Path | None, records: Sequence[Record], board: Board, judge: str) -> str:
     from plugineval.submission import BundleError
 
     data = read_upload(path)
     try:
-        bundle = load_bundle(data)
+        bundle = load_bundle(data, label=upload_name(path))
     except BundleError as e:
         raise UploadError(_problems_markdown(e.problems)) from None
     entry = score_bundle(bundle, records, judge)
     board.add_bundle(bundle.digest, bundle.manifest.model, bundle.to_zip())
     if not board.add(entry):
         return (
-            f"Already on the leaderboard: this bundle was submitted as **{entry.model}** and scored by judge "
-            f"{entry.judge_version} before (nothing changed)."
+            f"Already on the leaderboard: this bundle was submitted as **{md(entry.model)}** and scored by "
+            f"judge {entry.judge_version} before (nothing changed)."
         )
     rec = _recall(entry.verdicts)
     k = 1 + len(entry.more_trials)
-    notes = "".join(f"\n\n⚠️ {w}" for w in bundle.warnings)
+    notes = "".join(f"\n\n⚠️ {md(w)}" for w in bundle.warnings)
     return (
-        f"Submitted **{entry.model}** ({entry.organisation or 'no organisation'}): {k} trial(s), re-scored here "
-        f"by judge {entry.judge_version} ({entry.judge_mode}); Recall (trial 1) "
-        f"{'—' if rec is None else f'{100 * rec:.2f}%'}. Bundle `{bundle.digest[:12]}` kept in "
-        f"{board.description}.{notes}"
+        f"Submitted **{md(entry.model)}** ({md(entry.organisation) or 'no organisation'}): {k} trial(s), "
+        f"re-scored here by judge {entry.judge_version} ({entry.judge_mode}); Recall (trial 1) "
+        f"{'—' if rec is None else f'{100 * rec:.2f}%'}. Bundle `{bundle.digest[:12]}` kept with the "
+        f"leaderboard (only the files it uses).{notes}"
     )
 
 

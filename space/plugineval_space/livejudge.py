@@ -1,16 +1,26 @@
-"""The live judge: validate an uploaded predictions JSONL, score it, and optionally submit it."""
+"""The live judge: validate an uploaded predictions JSONL, score it, and optionally submit it.
+
+Storage: a refused upload is deleted at once, a submitted one once handled (``discard_upload``: only
+files in Gradio's upload folder); the app's ``delete_cache`` removes the rest. Each scored upload's
+``report.json`` folder is kept while it may still be downloaded: the newest ``REPORTS_KEPT`` of them,
+older ones deleted as new ones are made.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
+import threading
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from plugineval import entries as E
+from plugineval import names
 from plugineval.entries import VerdictEntry
 from plugineval.predictions import human_size, split_lines
 from plugineval.schema import Prediction, Record
@@ -19,7 +29,12 @@ from .seed import entry_from_report
 from .store import Board, content_hash
 
 PER_RECORD_COLUMNS = ["id", "outcome", "category", "subtype", "kind", "difficulty", "plugin", "reasons"]
-MAX_NAME = 100
+MAX_NAME = names.MAX_NAME
+REPORTS_KEPT = 32
+"""Report folders kept for download (each holds one report.json, ~2 MB for the test split)."""
+_REPORTS: deque[Path] = deque()
+_REPORTS_LOCK = threading.Lock()
+md = names.markdown_text
 
 
 def max_upload_bytes() -> int:
@@ -39,25 +54,81 @@ class Judged:
     warnings: list[str] = field(default_factory=list)
 
 
+def exact_size(n: int) -> str:
+    """A byte count exactly, with its readable size: ``33,554,432 bytes (32 MiB)``."""
+    return f"{n:,} bytes ({human_size(n)})"
+
+
+def upload_name(path: str | Path | None) -> str:
+    """The upload's own file name (never the server's path to it)."""
+    return Path(str(path or "")).name or "upload"
+
+
 def read_upload(path: str | Path | None, limit: int | None = None) -> bytes:
     if not path:
         raise UploadError("No file uploaded: choose a predictions JSONL file (one line per record id).")
     p = Path(path)
     limit = max_upload_bytes() if limit is None else limit
-    size = p.stat().st_size
-    if size > limit:
+    try:
+        size = p.stat().st_size
+        if size > limit:
+            raise UploadError(
+                f"The upload is {size:,} bytes; the limit is {exact_size(limit)}. "
+                "Score large files locally with `plugineval evaluate` instead."
+            )
+        data = p.read_bytes()
+    except OSError:
         raise UploadError(
-            f"The upload is {human_size(size)}; the limit is {human_size(limit)}. "
-            "Score large files locally with `plugineval evaluate` instead."
-        )
-    data = p.read_bytes()
+            f"The upload {md(upload_name(path))} is no longer on the server (uploads are deleted once "
+            "handled): upload the file again."
+        ) from None
     if not data.strip():
         raise UploadError("The uploaded file is empty: expected one JSON line per record id.")
     return data
 
 
+def upload_folder() -> Path:
+    """Where Gradio keeps uploads (``GRADIO_TEMP_DIR``, else ``<tmp>/gradio``)."""
+    return Path(os.environ.get("GRADIO_TEMP_DIR") or Path(tempfile.gettempdir()) / "gradio").resolve()
+
+
+def discard_upload(path: str | Path | None) -> bool:
+    """Delete an upload once handled, and its folder when that is left empty. Only a file inside
+    Gradio's upload folder is touched (a path from anywhere else is left alone). True if deleted."""
+    if not path:
+        return False
+    base = upload_folder()
+    try:
+        p = Path(path).resolve()
+        if not p.is_relative_to(base) or p == base or not p.is_file():
+            return False
+        p.unlink()
+        if p.parent != base and not any(p.parent.iterdir()):
+            p.parent.rmdir()
+    except OSError:
+        return False
+    return True
+
+
+def new_report_dir() -> Path:
+    """A folder for one report.json; the oldest past ``REPORTS_KEPT`` are deleted."""
+    d = Path(tempfile.mkdtemp(prefix="plugineval-report-"))
+    with _REPORTS_LOCK:
+        _REPORTS.append(d)
+        old = [_REPORTS.popleft() for _ in range(max(0, len(_REPORTS) - REPORTS_KEPT))]
+    for o in old:
+        shutil.rmtree(o, ignore_errors=True)
+    return d
+
+
 def _cell(s: str) -> str:
-    return s.replace("|", "\\|").replace("\n", " ")
+    return md(s)
+
+
+def _count(n: int, shown: int, what: str = "problem") -> str:
+    """``300 problems, the first 50 shown`` (exact: every count said as it is)."""
+    head = f"{n:,} {what}" + ("" if n == 1 else "s")
+    return head + (f", the first {shown} shown" if shown < n else "")
 
 
 def parse_upload(data: bytes, records: Sequence[Record], name: str = "upload") -> dict[str, Prediction]:
@@ -66,29 +137,41 @@ def parse_upload(data: bytes, records: Sequence[Record], name: str = "upload") -
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise UploadError(f"The file is not UTF-8 text ({e.reason} at byte {e.start}).") from None
+        raise UploadError(f"The file is not UTF-8 text ({e.reason} at byte {e.start:,}).") from None
     try:
         # the reader's bounds (depth, line, string, number) hold here as in `plugineval evaluate`
         return parse_predictions(split_lines(text), name, {r.id for r in records})
     except PredictionFileError as e:
-        n = len(e.errors)
-        rows = "\n".join(f"| {ln or ''} | {_cell(msg)} |" for ln, msg in e.errors)
+        from plugineval.submission import listed_and_total
+
+        listed, total = listed_and_total(e)
+        rows = "\n".join(f"| {ln or ''} | {_cell(msg)} |" for ln, msg in listed)
         raise UploadError(
-            f"**{str(e).splitlines()[0]}.** Fix these lines and upload again.\n\n"
-            f"| line | problem |\n|---|---|\n{rows}" + ("\n\n(first 50 shown)" if n >= 50 else "")
+            f"**{md(name)}: {_count(total, len(listed))}; nothing was scored.** Fix these lines and upload "
+            f"again.\n\n| line | problem |\n|---|---|\n{rows}"
         ) from None
 
 
 def judge_upload(path: str | Path | None, records: Sequence[Record], judge: str = "hybrid") -> Judged:
+    """Score an upload; a refused upload is deleted at once (a scored one is kept for a submission
+    of it, until the app's cache clean-up)."""
+    try:
+        return _judge_upload(path, records, judge)
+    except UploadError:
+        discard_upload(path)
+        raise
+
+
+def _judge_upload(path: str | Path | None, records: Sequence[Record], judge: str) -> Judged:
     from plugineval.scoring import evaluate
 
     data = read_upload(path)
-    name = Path(str(path)).name
+    name = upload_name(path)
     preds = parse_upload(data, records, name)
     if not preds:
-        raise UploadError(f"{name}: no prediction lines found.")
+        raise UploadError(f"{md(name)}: no prediction lines found.")
     report = evaluate(preds, list(records), judge=judge)  # type: ignore[arg-type]
-    out = Path(tempfile.mkdtemp(prefix="plugineval-report-")) / "report.json"
+    out = new_report_dir() / "report.json"
     report.save(out)
     warnings = []
     missing = report.meta.get("missing_predictions", 0)
@@ -101,9 +184,13 @@ def judge_upload(path: str | Path | None, records: Sequence[Record], judge: str 
 
 def metrics_markdown(j: Judged) -> str:
     r = j.report
-    md: str = r.to_markdown()
-    head = f"**Scored {len(j.predictions)} predictions against {r.metrics['n']} records.**"
-    return "\n\n".join([head, *(f"⚠️ {w}" for w in j.warnings), md])
+    text: str = r.to_markdown()
+    title, _, rest = text.partition("\n")
+    model = r.meta.get("model")
+    if model and title.startswith("# PluginEval report — "):  # the model name comes from the upload
+        text = f"# PluginEval report — {md(model)}\n{rest}"
+    head = f"**Scored {len(j.predictions):,} predictions against {r.metrics['n']:,} records.**"
+    return "\n\n".join([head, *(f"⚠️ {w}" for w in j.warnings), text])
 
 
 def _reasons(e: VerdictEntry) -> str:
@@ -148,6 +235,20 @@ def per_record_table(
     return pd.DataFrame(rows, columns=PER_RECORD_COLUMNS)
 
 
+def clean_submitter(model: str | None, organisation: str | None, link: str | None) -> tuple[str, str, str]:
+    """The model name, organisation and link of a submission as stored: NFKC text without control,
+    bidi or invisible characters, within their limits, not the maintainers' (``plugineval.names``);
+    ``UploadError`` naming the field and the character otherwise."""
+    try:
+        m = names.clean_name(model or "", "Model name")
+        o = names.clean_name(organisation or "", "Organisation", required=False)
+        lk = names.clean_link(link or "", "Link")
+        names.refuse_reserved(m, o)
+    except names.InvalidName as e:
+        raise UploadError(md(str(e))) from None
+    return m, o, lk
+
+
 def submit(
     path: str | Path | None,
     model: str,
@@ -157,24 +258,44 @@ def submit(
     board: Board,
     judge: str = "hybrid",
 ) -> str:
-    """Score and store a submission; idempotent by the predictions' bytes and the model name."""
-    model = (model or "").strip()
-    if not model:
-        raise UploadError("Give the model a name to submit it to the leaderboard.")
-    if len(model) > MAX_NAME or len((organisation or "").strip()) > MAX_NAME:
-        raise UploadError(f"Model and organisation names are limited to {MAX_NAME} characters.")
-    link = (link or "").strip()
-    if link and not link.startswith(("https://", "http://")):
-        raise UploadError(f"The link must start with https:// (got {link[:60]!r}).")
+    """Score and store a submission; idempotent by the predictions' bytes and the model name. The
+    upload is deleted once handled, stored or refused."""
+    try:
+        return _submit(path, model, organisation, link, records, board, judge)
+    finally:
+        discard_upload(path)
+
+
+def _submit(
+    path: str | Path | None,
+    model: str,
+    organisation: str,
+    link: str,
+    records: Sequence[Record],
+    board: Board,
+    judge: str,
+) -> str:
+    from plugineval.submission import self_reported_problems
+
+    model, organisation, link = clean_submitter(model, organisation, link)
     data = read_upload(path)
     digest = content_hash(data, model)
     if board.has(digest):
-        return f"Already on the leaderboard: these predictions were submitted as **{model}** before (nothing changed)."
+        return (
+            f"Already on the leaderboard: these predictions were submitted as **{md(model)}** before "
+            "(nothing changed)."
+        )
     j = judge_upload(path, records, judge)
+    bad = self_reported_problems(upload_name(path), j.predictions.values())
+    if bad:
+        raise UploadError(
+            "**Not submitted: the self-reported figures cannot be shown.** "
+            + " ".join(md(f"{p.field}: {p.message}.") for p in bad)
+        )
     entry = entry_from_report(
         j.report,
         model,
-        (organisation or "").strip(),
+        organisation,
         link,
         digest,
         kind="submission",
@@ -182,9 +303,12 @@ def submit(
         preds=j.predictions.values(),
     )
     if not board.add(entry):
-        return f"Already on the leaderboard: these predictions were submitted as **{model}** before (nothing changed)."
+        return (
+            f"Already on the leaderboard: these predictions were submitted as **{md(model)}** before "
+            "(nothing changed)."
+        )
     rec = j.report.recall
     return (
-        f"Submitted **{model}** ({entry.organisation or 'no organisation'}): Recall "
-        f"{'—' if rec is None else f'{100 * rec:.2f}%'}, stored in {board.description}."
+        f"Submitted **{md(model)}** ({md(entry.organisation) or 'no organisation'}): Recall "
+        f"{'—' if rec is None else f'{100 * rec:.2f}%'}, stored on the leaderboard."
     )
