@@ -9,14 +9,20 @@ Beside the gold, the variants a careful model would plausibly emit are executed 
   city);
 - ``wording``: the query's own wording for an entity the tool resolves (机场 with ``city: 无锡``);
 - ``omitted``: an optional choice of the gold left out that changes nothing (the default song search
-  finds the singer's songs as ``search_type: artist`` does);
-- ``narrowed``, ``merged``: a forecast window cut to the one day asked; one call that answers what
-  several gold calls of one tool ask (no ``ticket_type``: every ticket type).
+  finds the singer's songs as ``search_type: artist`` does; no ``date``: the latest published value);
+- ``keyword``: the user's own word in place of the category the gold chose (奶茶 for ``cuisine:
+  dessert``), when every item it finds is one the gold's category finds;
+- ``widened``, ``narrowed`` (``widen.py``), ``merged``, ``united`` (``merge.py``), ``own_words``
+  (``labels.py``): a wider search, a window cut to the one day asked, one call that answers what
+  several gold calls of one tool ask, the user's own words in a field the tool only echoes.
 
 A variant whose output is the gold's answer (ids and timestamps aside) is accepted: an added argument
 becomes an ``extra`` entry, a changed value a ``values`` entry, a whole other call list an
-``alternative_calls`` entry. A variant that changes the answer stays wrong. Defaults written out
-(at any depth, and derived defaults) are the judge's rules and need no entry here.
+``alternative_calls`` entry — once it is grounded (``grounding.py``): the value means what its
+argument means and the request says or entails it, the answers are non-empty, the varied argument
+changes what the tool does for some value, and the variant serves every part of the request. A
+variant that changes the answer stays wrong. Defaults written out (at any depth, and derived
+defaults) are the judge's rules and need no entry here.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from plugineval.baselines.textscan import find_places
@@ -35,16 +42,19 @@ from plugineval.schema import Call, GoldAlternative
 
 from .answers import (
     _VOLATILE,
-    _clipped,
     _holds_items,
-    _lists_nothing,
     _strip,
     answer_key,
+    finds_nothing,
     shared_values,
     sub_answer,
 )
+from .grounding import contrasts, drops_part, is_city, said_values, value_reason
 from .labels import own_words
 from .merge import merged, united
+from .widen import narrowed, widened, widened_end
+
+__all__ = ["AlternativeFinder", "Found", "answer_key", "free_values", "shared_values", "sub_answer"]
 
 # a place word a resolving tool reads with the call's city (the user's own wording)
 PLACE_WORDS = ("机场", "火车站", "高铁站", "汽车站", "客运站", "市中心", "地铁站")
@@ -54,18 +64,20 @@ _ABSENT = object()
 
 @dataclass
 class Found:
-    """What the alternatives step accepted for one gold list, and what it tried."""
+    """What the alternatives step accepted for one gold list, what it tried, and what the grounding
+    gate refused per source of variants (``rejected[source][reason]``)."""
 
     alternatives: list[GoldAlternative]
     alternative_calls: list[dict[str, Any]] = field(default_factory=list)
     tried: Counter[str] = field(default_factory=Counter)
     accepted: Counter[str] = field(default_factory=Counter)
+    rejected: dict[str, Counter[str]] = field(default_factory=dict)
 
     def add(self, i: int, kind: str, arg: str, value: Any) -> None:
         """Accept ``value`` for ``arg`` of gold call ``i`` as an ``extra`` or ``values`` entry (once).
         A city argument takes a city only: a tool that ignores a wrong one (route_plan resolves its
         places without it) gives the gold's answer for 开车 or 汉口站 too, which proves nothing."""
-        if (arg == "city" or arg.endswith("_city")) and not _is_city(value):
+        if (arg == "city" or arg.endswith("_city")) and not is_city(value):
             self.tried["not_a_city"] += 1
             return
         alt = self.alternatives[i]
@@ -74,18 +86,28 @@ class Found:
             listed.append(value)
             self.accepted[kind] += 1
 
+    def reject(self, source: str, reason: str) -> None:
+        """Count one variant the grounding gate refused (docs/builder.md, "Grounded alternatives")."""
+        self.rejected.setdefault(source, Counter())[reason] += 1
+
+    def add_calls(self, catalog: Catalog, calls: list[Call]) -> None:
+        """Accept a whole call list as an ``alternative_calls`` entry."""
+        from .records import alternatives_for
+
+        alts = alternatives_for(catalog, calls)
+        self.alternative_calls.append(
+            {"calls": [x.model_dump() for x in calls], "alternatives": [a.model_dump() for a in alts]}
+        )
+        self.accepted["alternative_calls"] += 1
+
     def summary(self) -> dict[str, Any]:
-        return {"tried": dict(sorted(self.tried.items())), "accepted": dict(sorted(self.accepted.items()))}
-
-
-def _is_city(value: Any) -> bool:
-    info = place_info(canonical_place(value) or "") if isinstance(value, str) else None
-    return info is not None and info.kind not in ("province", "autonomous_region", "country")
-
-
-_NEAR = re.compile(
-    r"附近|周边|周围|旁边|边上|\d+\s*(公里|千米|米|km|m)\b|[一二三四五六七八九十两百]+(公里|千米|米)"
-)
+        out: dict[str, Any] = {
+            "tried": dict(sorted(self.tried.items())),
+            "accepted": dict(sorted(self.accepted.items())),
+        }
+        if self.rejected:
+            out["rejected"] = {s: dict(sorted(c.items())) for s, c in sorted(self.rejected.items())}
+        return out
 
 
 def _facility_mentions(query: str) -> list[str]:
@@ -94,6 +116,18 @@ def _facility_mentions(query: str) -> list[str]:
 
     names = {n for f in all_facilities() for n in (f.name, *f.aliases) if len(n) >= 3 and n in query}
     return sorted(names, key=lambda n: (-len(n), n))
+
+
+def _other_days(value: Any, sch: dict[str, Any]) -> list[Any]:
+    """Other dates (or date-times) than ``value``: the contrast of a time-valued argument."""
+    try:
+        if sch.get("format") == "date":
+            d = date.fromisoformat(str(value)[:10])
+            return [(d - timedelta(days=k)).isoformat() for k in (30, 400)]
+        t = datetime.fromisoformat(str(value))
+        return [(t - timedelta(days=k)).isoformat() for k in (30, 400)]
+    except ValueError:
+        return []
 
 
 class AlternativeFinder:
@@ -124,6 +158,59 @@ class AlternativeFinder:
         result = await self._run(call, ref)
         return None if result is None else self._key(call, result)
 
+    # --- the grounding gate --------------------------------------------------------------------
+    async def evidence(
+        self, variant: Call, arg: str, seen: list[Any], ref: str, answer: str, result: Any
+    ) -> str | None:
+        """Why the variant's equal answer proves nothing, or None: the gold's answer lists nothing
+        (a keyword that filters everything away gives it too), or no other value of ``arg`` changes
+        the answer (the tool ignores the argument: a wrong value gives the gold's answer as well)."""
+        if finds_nothing(result, set(self.catalog.tool(variant.name).properties)):
+            return "empty_answer"
+        sch = self.catalog.tool(variant.name).properties.get(arg, {})
+        ann = self.catalog.tool(variant.name).annotations.get(arg)
+        timed = (ann is not None and ann.time_valued) or "format" in sch
+        others = (
+            _other_days(next((v for v in seen if v is not None), ""), sch) if timed else contrasts(sch, seen)
+        )
+        for v in others:
+            if (
+                await self._answer(Call(name=variant.name, arguments={**variant.arguments, arg: v}), ref)
+                != answer
+            ):
+                return None
+        return "tool_ignores_argument"
+
+    async def grounded(
+        self,
+        found: Found,
+        source: str,
+        query: str,
+        ref: str,
+        gold: Call,
+        variant: Call,
+        arg: str,
+        answer: str,
+        result: Any,
+    ) -> bool:
+        """The variant of ``gold`` that sets (or leaves out) ``arg`` passes the grounding gate; a
+        refusal is counted under ``source``."""
+        tool = self.catalog.tool(gold.name)
+        reason = None
+        if arg in variant.arguments:
+            reason = value_reason(tool, variant.arguments, arg, variant.arguments[arg], query)
+        if reason is None and drops_part(self.catalog.tool, query, [gold], [variant]):
+            reason = "drops_part_of_request"
+        if reason is None:
+            seen = [variant.arguments.get(arg), gold.arguments.get(arg)]
+            reason = await self.evidence(
+                variant, arg, [v for v in seen if v is not None], ref, answer, result
+            )
+        if reason is not None:
+            found.reject(source, reason)
+            return False
+        return True
+
     async def find(
         self, query: str, ref: str, gold: list[Call], alts: list[GoldAlternative], trace: list[dict[str, Any]]
     ) -> Found:
@@ -139,15 +226,16 @@ class AlternativeFinder:
             if answer is None:
                 continue
             await self._entailed(found, i, c, query, ref, answer, results[i])
-            await self._wording(found, i, c, query, ref, answer)
-            await self._narrowed(found, i, c, ref, results[i])
-            await self._omitted(found, i, c, ref, answer)
-            await self._widened(found, i, c, query, ref, results[i])
-            await self._widened_end(found, i, c, query, ref, results[i])
+            await self._wording(found, i, c, query, ref, answer, results[i])
+            await narrowed(self, found, i, c, ref, results[i])
+            await self._omitted(found, i, c, query, ref, answer, results[i])
+            await widened(self, found, i, c, query, ref, results[i])
+            await widened_end(self, found, i, c, query, ref, results[i])
+            await self._keyword(found, c, query, ref, results[i])
             await own_words(found, i, c, self.catalog.tool(c.name), query, ref, answer, self._answer)
         await merged(self, found, gold, results, ref)
         await united(self, found, gold, results, ref)
-        await self._proposals(found, gold, answers, ref, trace)
+        await self._proposals(found, query, gold, answers, results, ref, trace)
         return found
 
     # --- an optional argument the query entails ------------------------------------------------
@@ -175,9 +263,9 @@ class AlternativeFinder:
             # the user's own word for a category the gold selects (京剧 for category opera) as a keyword
             for k, v in c.arguments.items():
                 a = tool.annotations.get(k)
-                # a category the items carry — or an answer that lists nothing, which the user's own
-                # word cannot change (京剧 beside category opera where no opera show is on)
-                carried = shared_values(result, k, least=1) == [v] or _lists_nothing(result)
+                # a category the items carry (an answer that lists nothing carries none: a keyword
+                # that filters everything away gives it too)
+                carried = shared_values(result, k, least=1) == [v]
                 if a is not None and k != arg and carried:
                     out += [s for s, x in a.aliases.items() if x == v and s in query and len(s) >= 2]
         if arg == "city":
@@ -210,136 +298,79 @@ class AlternativeFinder:
             for v in self._entailed_values(c, arg, query, result):
                 found.tried["entailed"] += 1
                 variant = Call(name=c.name, arguments={**c.arguments, arg: v})
-                if await self._answer(variant, ref) == answer:
+                if await self._answer(variant, ref) == answer and await self.grounded(
+                    found, "entailed", query, ref, c, variant, arg, answer, result
+                ):
                     found.add(i, "extra", arg, v)
 
     # --- an optional choice the gold makes that changes nothing --------------------------------
-    async def _omitted(self, found: Found, i: int, c: Call, ref: str, answer: str) -> None:
+    async def _omitted(
+        self, found: Found, i: int, c: Call, query: str, ref: str, answer: str, result: Any
+    ) -> None:
         """An optional enum argument of the gold left out (``search_type: artist`` where the tool's
-        default song search matches the singer too): ``omittable`` when the answer stays the gold's."""
+        default song search matches the singer too), or an optional date whose default serves the
+        request (a fund's NAV asked before the day's is published: no ``date`` gives the latest
+        published value, the gold's): ``omittable`` when the answer stays the gold's, the argument
+        changes what the tool does for another value, and the request does not say the value left
+        out (上午的医生: ``period: morning`` is the user's)."""
         tool = self.catalog.tool(c.name)
         for arg, v in c.arguments.items():
             sch = tool.properties.get(arg, {})
-            if arg in tool.required or "enum" not in sch or sch.get("default") == v:
+            ann = tool.annotations.get(arg)
+            timed = ann is not None and ann.time_valued and sch.get("format") in ("date", "date-time")
+            if arg in tool.required or not ("enum" in sch or timed) or sch.get("default") == v:
                 continue
             if arg in found.alternatives[i].omittable:
                 continue
             found.tried["omitted"] += 1
             rest = Call(name=c.name, arguments={k: x for k, x in c.arguments.items() if k != arg})
-            if await self._answer(rest, ref) == answer:
+            if await self._answer(rest, ref) != answer:
+                continue
+            if v in said_values(tool, arg, query):
+                found.reject("omitted", "drops_part_of_request")
+                continue
+            if await self.grounded(found, "omitted", query, ref, c, rest, arg, answer, result):
                 found.alternatives[i].omittable.append(arg)
                 found.alternatives[i].omittable.sort()
                 found.accepted["omittable"] += 1
 
-    # --- a search area widened to the tool's limit where the query sets none ---------------------
-    async def _widened(self, found: Found, i: int, c: Call, query: str, ref: str, result: Any) -> None:
-        """``radius_m`` at the tool's maximum for a request that sets no area (拉萨评分最高的面馆: the
-        whole city, not 1 km around its centre), when the wider search still holds the gold's answer
-        whole (``sub_answer``). Never where the query says 附近 or gives a distance: there the
-        default area is the reading."""
-        if _NEAR.search(query):
-            return
+    # --- the user's word in place of the category the gold chose -------------------------------
+    async def _keyword(self, found: Found, c: Call, query: str, ref: str, result: Any) -> None:
+        """A category the gold chose by the user's word (奶茶 → ``cuisine: dessert``) replaced by that
+        word as the tool's ``keyword`` (``{keyword: 奶茶}``): an ``alternative_calls`` list when its
+        answer is non-empty and every item it finds is among the gold's (the user's word narrows the
+        category, never leaves it). Refused where the gold's answer lists nothing."""
         tool = self.catalog.tool(c.name)
-        limits = {
-            b.argument: b.limit
-            for b in self.catalog.plugin_of_tool(c.name).boundaries
-            if b.kind == "max_value" and c.name in b.tools and b.limit is not None
-        }
-        for arg, sch in tool.properties.items():
-            top, default = sch.get("maximum", limits.get(arg)), sch.get("default")
-            if isinstance(top, float) and top.is_integer() and sch.get("type") == "integer":
-                top = int(top)
-            if arg in c.arguments or not arg.startswith("radius") or not isinstance(top, int | float):
-                continue
-            if isinstance(default, int | float) and default >= top:
-                continue
-            found.tried["widened"] += 1
-            if await self._holds(Call(name=c.name, arguments={**c.arguments, arg: top}), ref, result):
-                found.add(i, "extra", arg, top)
-
-    async def _holds(self, variant: Call, ref: str, result: Any, clip: str | None = None) -> bool:
-        """The wider ``variant`` answers and its answer holds the gold's (``result``) whole: every
-        item the gold found is among its items (echoes of the arguments and counts aside). With
-        ``clip`` (the narrower window's last day), an item's date that the narrower window cut at
-        that day may run on in the wider answer (a show's ``last_date``: 08-16 in a month's window,
-        09-15 in two months')."""
-        wider = await self._run(variant, ref) if isinstance(result, dict) else None
-        if not isinstance(wider, dict):
-            return False
-        echo = set(self.catalog.tool(variant.name).properties)
-        part = _strip({k: v for k, v in result.items() if k not in echo})
-        whole = _strip({k: v for k, v in wider.items() if k not in echo})
-        if clip is not None:
-            part, whole = _clipped(part, clip), _clipped(whole, clip)
-        return sub_answer(part, whole) or _holds_items(part, whole)
-
-    async def _widened_end(self, found: Found, i: int, c: Call, query: str, ref: str, result: Any) -> None:
-        """A range left open by the user (11月30号以后: no end) may end at the tool's longest span
-        instead of its default one (``date_to`` = ``date_from`` + 60 days where the default is + 30),
-        when the longer range still holds the gold's answer."""
-        from datetime import date, timedelta
-
-        from plugineval.baselines.textscan import find_times
-
-        times = find_times(query, ref)
-        if len(times) != 1 or times[0].value.kind != "date":
-            return  # a second time or a range: the end may be the user's
-        plugin = self.catalog.plugin_of_tool(c.name)
-        for b in plugin.boundaries:
-            end, start = b.end_argument, b.argument
-            if b.kind != "max_span_days" or c.name not in b.tools or end is None or end in c.arguments:
-                continue
-            ann = self.catalog.tool(c.name).annotations.get(end)
-            dd = ann.derived_default if ann is not None else None
-            if dd is None or dd.of != "date" or dd.from_argument != start:
-                continue
-            try:
-                first = date.fromisoformat(str(c.arguments.get(start))[:10])
-            except ValueError:
-                continue
-            default, top = first + timedelta(days=dd.days), first + timedelta(days=b.days or 0)
-            if top <= default:
-                continue
-            found.tried["widened"] += 1
-            widest = Call(name=c.name, arguments={**c.arguments, end: top.isoformat()})
-            if await self._holds(widest, ref, result, clip=default.isoformat()):
-                # every end from the default's to the longest span: each window holds the default
-                # one and lies within the widest (a user who gave no end asked for all of them)
-                for k in range(1, (top - default).days + 1):
-                    found.add(i, "extra", end, (default + timedelta(days=k)).isoformat())
-
-    # --- a window of days narrowed to the one day asked -----------------------------------------
-    async def _narrowed(self, found: Found, i: int, c: Call, ref: str, result: Any) -> None:
-        """``days: 1`` for a forecast of the one day the gold asks for (its default is longer): the
-        answer is the gold's, cut to that day — every list a part of the gold's list, the asked day
-        in it, nothing else changed."""
-        tool = self.catalog.tool(c.name)
-        sch = tool.properties.get("days", {})
-        default = sch.get("default")
-        if (
-            "days" in c.arguments
-            or sch.get("type") != "integer"
-            or not isinstance(default, int)
-            or default <= 1
-        ):
+        kw = tool.properties.get("keyword", {})
+        if "keyword" in c.arguments or kw.get("type") != "string" or "keyword" in tool.required:
             return
-        days = {
-            str(v)[:10]
-            for k, v in c.arguments.items()
-            if (a := tool.annotations.get(k)) is not None and a.time_valued and isinstance(v, str)
-        }
-        if len(days) != 1:
-            return
-        found.tried["narrowed"] += 1
-        narrow = await self._run(Call(name=c.name, arguments={**c.arguments, "days": 1}), ref)
-        if narrow is None or not result:
-            return
-        v, g = _strip(narrow), _strip(result)
-        if v != g and sub_answer(v, g) and days.pop() in json.dumps(v, ensure_ascii=False):
-            found.add(i, "extra", "days", 1)
+        for k, v in c.arguments.items():
+            ann = tool.annotations.get(k)
+            if k in tool.required or ann is None or "enum" not in tool.properties.get(k, {}):
+                continue
+            words = [s for s, x in ann.aliases.items() if x == v and len(s) >= 2 and s in query]
+            for s in words:
+                found.tried["keyword"] += 1
+                if finds_nothing(result, set(tool.properties)):
+                    found.reject("keyword", "empty_answer")
+                    continue
+                variant = Call(
+                    name=c.name, arguments={**{a: x for a, x in c.arguments.items() if a != k}, "keyword": s}
+                )
+                got = await self._run(variant, ref)
+                if got is None or finds_nothing(got, set(tool.properties)):
+                    found.reject("keyword", "empty_answer")
+                    continue
+                echo = set(tool.properties)
+                part = _strip({a: x for a, x in got.items() if a not in echo})
+                whole = _strip({a: x for a, x in result.items() if a not in echo})
+                if sub_answer(part, whole) or _holds_items(part, whole):
+                    found.add_calls(self.catalog, [variant])
 
     # --- the user's own wording for an entity the tool resolves --------------------------------
-    async def _wording(self, found: Found, i: int, c: Call, query: str, ref: str, answer: str) -> None:
+    async def _wording(
+        self, found: Found, i: int, c: Call, query: str, ref: str, answer: str, result: Any
+    ) -> None:
         tool = self.catalog.tool(c.name)
         # a nickname (羊城, 山城) is an inference step the record's difficulty counts: its resolution
         # is what the gold asks for, so the nickname itself is not accepted as the user's wording
@@ -363,12 +394,21 @@ class AlternativeFinder:
                     continue  # the place normalizer already equates them
                 found.tried["wording"] += 1
                 variant = Call(name=c.name, arguments={**c.arguments, arg: s})
-                if await self._answer(variant, ref) == answer:
+                if await self._answer(variant, ref) == answer and await self.grounded(
+                    found, "wording", query, ref, c, variant, arg, answer, result
+                ):
                     found.add(i, "values", arg, s)
 
     # --- other generators' verified readings ---------------------------------------------------
     async def _proposals(
-        self, found: Found, gold: list[Call], answers: list[str | None], ref: str, trace: list[dict[str, Any]]
+        self,
+        found: Found,
+        query: str,
+        gold: list[Call],
+        answers: list[str | None],
+        results: list[Any],
+        ref: str,
+        trace: list[dict[str, Any]],
     ) -> None:
         tau = self.s1.cfg.tau
         seen: list[list[Call]] = []
@@ -390,8 +430,44 @@ class AlternativeFinder:
                     continue  # the same reading, or one that drops what the gold reads (a venue's name
                     # for its category, 北京大学 for 大学): the same answer from a sparse store proves nothing
                 found.tried["proposal"] += 1
-                if await self._same_answers(calls, gold, answers, ref):
-                    self._accept_reading(found, gold, calls)
+                pairs = await self._same_answers(calls, gold, answers, ref)
+                if pairs is None:
+                    continue
+                reason = await self._reading_reason(query, ref, gold, calls, pairs, answers, results)
+                if reason is not None:
+                    found.reject("proposal", reason)
+                    continue
+                self._accept_reading(found, gold, calls)
+
+    async def _reading_reason(
+        self,
+        query: str,
+        ref: str,
+        gold: list[Call],
+        calls: list[Call],
+        pairs: list[int],
+        answers: list[str | None],
+        results: list[Any],
+    ) -> str | None:
+        """Why another reading with the gold's answers is still no alternative, or None: a value it
+        reads otherwise is not grounded, it drops part of the request, or an argument it reads
+        otherwise proves nothing by execution (empty answers, an argument the tool ignores)."""
+        if drops_part(self.catalog.tool, query, gold, calls):
+            return "drops_part_of_request"
+        for c, j in zip(calls, pairs, strict=True):
+            g, tool = gold[j], self.catalog.tool(c.name)
+            for k in sorted(g.arguments.keys() | c.arguments.keys()):
+                if g.arguments.get(k, _ABSENT) == c.arguments.get(k, _ABSENT):
+                    continue
+                if k in c.arguments:
+                    reason = value_reason(tool, c.arguments, k, c.arguments[k], query)
+                    if reason is not None:
+                        return reason
+                seen = [x for x in (c.arguments.get(k), g.arguments.get(k)) if x is not None]
+                reason = await self.evidence(c, k, seen, ref, answers[j] or "", results[j])
+                if reason is not None:
+                    return reason
+        return None
 
     def _accept_reading(self, found: Found, gold: list[Call], calls: list[Call]) -> None:
         """Another reading with the gold's answers: one argument added, changed or left out of a
@@ -411,28 +487,25 @@ class AlternativeFinder:
                     return
                 found.add(0, "extra" if k not in g else "values", k, c[k])
                 return
-        from .records import alternatives_for
-
-        alts = alternatives_for(self.catalog, calls)
-        found.alternative_calls.append(
-            {"calls": [x.model_dump() for x in calls], "alternatives": [a.model_dump() for a in alts]}
-        )
-        found.accepted["alternative_calls"] += 1
+        found.add_calls(self.catalog, calls)
 
     async def _same_answers(
         self, calls: list[Call], gold: list[Call], answers: list[str | None], ref: str
-    ) -> bool:
-        """Every call of ``calls`` answers as one gold call of the same tool does (a one-to-one match)."""
+    ) -> list[int] | None:
+        """The gold call each call of ``calls`` answers as (a one-to-one match of one tool's calls), or
+        None."""
         left = list(range(len(gold)))
+        pairs: list[int] = []
         for c in calls:
             a = await self._answer(c, ref)
             hit = next(
                 (j for j in left if gold[j].name == c.name and a is not None and answers[j] == a), None
             )
             if hit is None:
-                return False
+                return None
             left.remove(hit)
-        return not left
+            pairs.append(hit)
+        return pairs if not left else None
 
     async def other_tools(
         self, task: Any, gold: list[Call], offered: list[str], dbs: dict[str, Any]

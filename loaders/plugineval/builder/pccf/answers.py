@@ -48,6 +48,35 @@ def _lists_nothing(result: Any) -> bool:
     return bool(lists) and not any(lists)
 
 
+_SIDE_NOTES = re.compile(r"^(message|note|notes|hint|tip|tips|unit|currency)$")
+
+
+def finds_nothing(result: Any, echo: set[str] | frozenset[str] = frozenset()) -> bool:
+    """An answer that found nothing: ids, timestamps and the echo of the call's own arguments aside,
+    it has lists, all empty, and says nothing else but zeros (``count: 0``, ``busy_minutes: 0``) and
+    side notes. Any answer equals another such one, so equality between them proves nothing. A
+    booking whose ``conflicts`` list is empty found something (its ``status``, its ``remind_at``)."""
+    if result is None:
+        return True
+    if not isinstance(result, dict):
+        return not result
+    rest = {k: v for k, v in _strip(result).items() if k not in echo}
+    lists = [v for v in rest.values() if isinstance(v, list)]
+    if not lists or any(lists):
+        return False
+    for k, v in rest.items():
+        if isinstance(v, list) or _SIDE_NOTES.match(k) or v is None or v == "":
+            continue
+        if isinstance(v, dict):
+            if finds_nothing(v) or not v:
+                continue
+            return False
+        if isinstance(v, int | float) and not isinstance(v, bool) and v == 0:
+            continue
+        return False
+    return True
+
+
 def _clipped(x: Any, clip: str) -> Any:
     """``x`` with every day on or after ``clip`` read as "to the window's end": the narrower window
     cuts an item's dates there (a show's ``last_date``), the wider one lets them run on."""

@@ -2,10 +2,15 @@
 order's ``note``. The gold leaves it out (or writes the tool's placeholder), and a careful model
 copies the user's own words into it ("新人入职培训，农历九月廿二，09:00到10:00" → ``subject``
 新人入职培训): the booking is the same, so those words are accepted ``extra`` values. Only the
-query's own segments are listed — never any value (an invented location is still an error)."""
+query's own segments are listed — never any value (an invented location is still an error) — and only
+the words that name that field's content (``grounding.names_content``): 把季度复盘写进日程 is the
+request, not a ``location``; 地方还没着落 is no ``subject``. An answer that lists nothing cannot tell an
+echoed field from a filter (a ``keyword`` of 有点急 filters a day's events away, and a day without
+events answers the same): there nothing is accepted."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -13,16 +18,23 @@ from typing import TYPE_CHECKING, Any
 from plugineval.baselines.textscan import find_places, find_times
 from plugineval.schema import Call
 
+from .answers import finds_nothing
+from .grounding import names_content
+
 if TYPE_CHECKING:
     from .alternatives import Found
 
 _SEGMENT = re.compile(r"[^，。、；;,.!！?？\s：:（）()]{2,20}")
+_OBJECT = re.compile(
+    r"把([^，。、；;,.!！?？\s：:（）()把]{2,20}?)(?:写进|写到|记到|记进|加到|加进|放进|排进|存到|记在|写在)[^，。、；;,.!！?？\s]*"
+)
 _PROBE = "甲乙丙丁"  # a value no user says: the answer it gives shows what the argument does
 
 
 def segments(query: str, reference_time: str) -> list[str]:
     """The query's punctuation-delimited segments that name no time, place or number: the user's
     own words for what something is (新人入职培训), candidates for a label."""
+    query = _OBJECT.sub(lambda m: "，" + m.group(1) + "，", query)  # 把季度复盘写进日程: 季度复盘
     spans = [(m.start, m.end) for m in find_times(query, reference_time)]
     spans += [(m.start, m.end) for m in find_places(query)]
     out = []
@@ -61,9 +73,15 @@ async def own_words(
             continue
         rest = {k: v for k, v in call.arguments.items() if k != arg}
         found.tried["own_words"] += 1
+        if finds_nothing(json.loads(answer)):
+            found.reject("own_words", "empty_answer")
+            continue
         if await answer_of(Call(name=call.name, arguments={**rest, arg: _PROBE}), ref) != answer:
             continue  # the argument looks something up or filters: its value matters
         for seg in segments(query, ref):
+            if not names_content(arg, sch, seg):
+                found.reject("own_words", "not_field_content")
+                continue
             if (
                 len(seg) <= sch.get("maxLength", 50)
                 and await answer_of(Call(name=call.name, arguments={**rest, arg: seg}), ref) == answer

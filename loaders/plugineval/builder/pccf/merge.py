@@ -5,7 +5,9 @@
 - ``united``: the gold calls differ in one list-valued argument only (two pairwise drug checks) —
   the one call with the lists united (a three-drug check), where the schema allows that many.
 
-Either is accepted when its answer holds each gold call's answer whole.
+Either is accepted when its answer holds each gold call's answer whole (the tool's echo of its own
+arguments aside: a schedule without ``period`` echoes none), and at least one gold answer lists
+something — answers that list nothing are held by any answer, which proves nothing.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from plugineval.schema import Call
 
-from .answers import _carries_selected, _holds_items, _strip, sub_answer
+from .answers import _carries_selected, _holds_items, _strip, finds_nothing, sub_answer
 
 if TYPE_CHECKING:
     from .alternatives import AlternativeFinder, Found
@@ -34,15 +36,25 @@ def _one_difference(gold: list[Call], results: list[Any]) -> str | None:
 
 def _accept(finder: AlternativeFinder, found: Found, call: Call) -> None:
     """``call`` alone as an accepted ``alternative_calls`` list."""
-    from .records import alternatives_for
+    found.add_calls(finder.catalog, [call])
 
-    found.alternative_calls.append(
-        {
-            "calls": [call.model_dump()],
-            "alternatives": [a.model_dump() for a in alternatives_for(finder.catalog, [call])],
-        }
-    )
-    found.accepted["alternative_calls"] += 1
+
+def _unechoed(finder: AlternativeFinder, call: Call, result: Any) -> Any:
+    """The answer without ids, timestamps and the tool's echo of its own arguments."""
+    echo = set(finder.catalog.tool(call.name).properties)
+    if isinstance(result, dict):
+        result = {k: v for k, v in result.items() if k not in echo}
+    return _strip(result)
+
+
+def _informative(
+    finder: AlternativeFinder, found: Found, source: str, gold: list[Call], results: list[Any]
+) -> bool:
+    echo = set(finder.catalog.tool(gold[0].name).properties)
+    if all(finds_nothing(r, echo) for r in results):
+        found.reject(source, "empty_answer")
+        return False
+    return True
 
 
 async def merged(
@@ -56,9 +68,12 @@ async def merged(
     if arg is None or arg in finder.catalog.tool(gold[0].name).required:
         return
     found.tried["merged"] += 1
+    if not _informative(finder, found, "merged", gold, results):
+        return
     one = Call(name=gold[0].name, arguments={k: v for k, v in gold[0].arguments.items() if k != arg})
     answer = await finder._run(one, ref)
     parts = [_strip(r) for r in results]
+    bare = [_unechoed(finder, c, r) for c, r in zip(gold, results, strict=True)]
     # the call without the argument, then each gold call alone (date_diff with unit workdays
     # still answers the days: its answer carries both numbers)
     for call, got in [(one, answer), *zip(gold, results, strict=True)]:
@@ -66,6 +81,9 @@ async def merged(
             continue
         whole = _strip(got)
         if all(sub_answer(p, whole) for p in parts) or _carries_selected(parts, whole):
+            _accept(finder, found, call)
+        elif call is one and all(_holds_items(p, _unechoed(finder, one, got)) for p in bare):
+            # 上午和下午各是哪些医生: the schedule without ``period`` lists each period's doctors
             _accept(finder, found, call)
 
 
@@ -85,6 +103,8 @@ async def united(
     if len(items) > sch.get("maxItems", len(items)):
         return
     found.tried["united"] += 1
+    if not _informative(finder, found, "united", gold, results):
+        return
     one = Call(name=gold[0].name, arguments={**gold[0].arguments, arg: items})
     answer = await finder._run(one, ref)
     if answer is not None and all(_holds_items(_strip(r), _strip(answer)) for r in results):

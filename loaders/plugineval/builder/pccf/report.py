@@ -179,7 +179,11 @@ def build_report(
 def alternatives_summary(positives: list[Record]) -> dict[str, Any]:
     """Accepted alternatives by kind (docs/format.md §4): entries found by execution (``extra``, ``values``,
     ``omittable`` beyond the schema defaults, ``alternative_calls`` lists), the records holding any,
-    and the variants tried and accepted per source (entailed, wording, proposal)."""
+    the variants tried and accepted per source (entailed, wording, proposal), and what the grounding
+    gate refused per source and reason (``variants_rejected``: a value not said by the request, the
+    user's words that name no field content, answers that list nothing, an argument the tool ignores,
+    a variant that drops part of the request)."""
+    rejected: dict[str, Counter[str]] = {}
     entries: Counter[str] = Counter()
     tried: Counter[str] = Counter()
     accepted: Counter[str] = Counter()
@@ -195,12 +199,15 @@ def alternatives_summary(positives: list[Record]) -> dict[str, Any]:
         ev = (r.verification.get("evidence") or {}).get("alternatives") or {}
         tried.update(ev.get("tried") or {})
         accepted.update(ev.get("accepted") or {})
+        for source, reasons in (ev.get("rejected") or {}).items():
+            rejected.setdefault(source, Counter()).update(reasons)
     return {
         "positives": len(positives),
         "positives_with_alternatives": with_any,
         "entries": dict(sorted(entries.items())),
         "variants_tried": dict(sorted(tried.items())),
         "variants_accepted": dict(sorted(accepted.items())),
+        "variants_rejected": {s: dict(sorted(c.items())) for s, c in sorted(rejected.items())},
     }
 
 
@@ -295,6 +302,14 @@ def report_markdown(r: dict[str, Any]) -> str:
                 + (", ".join(f"{k} {v}" for k, v in a["variants_tried"].items()) or "none")
                 + " → accepted "
                 + (", ".join(f"{k} {v}" for k, v in a["variants_accepted"].items()) or "none")
+                + "; refused as ungrounded "
+                + (
+                    ", ".join(
+                        f"{s} ({', '.join(f'{k} {v}' for k, v in reasons.items())})"
+                        for s, reasons in (a.get("variants_rejected") or {}).items()
+                    )
+                    or "none"
+                )
             )
     lines += ["", "Roles:"] + [f"- {k}: {v}" for k, v in r["roles"].items()]
     lines += ["", "Stopped: " + ", ".join(f"{k}: {v}" for k, v in r["stopped"].items())]

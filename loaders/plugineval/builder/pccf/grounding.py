@@ -1,0 +1,165 @@
+"""Grounded alternatives (docs/format.md §4; SPEC §3, revision 3): the checks a variant's value passes
+before execution equality may accept it.
+
+Execution equality alone accepted wrong values: the user's own words as a field's value (a calendar
+``location`` of 把季度复盘写进日程, a ``keyword`` of 有点急 that filters the day's events away), a
+``from_city`` equal to the destination, a hospital the request never names (every doctor found works
+there), one airline searched where the user asked to compare two. So, on its own:
+
+- **meaning** — a value means what its argument means: a city argument takes a city, a place takes
+  no value another argument of the call already holds (the destination is no ``from_city``), a
+  location takes a place, free text takes words that name content (no instruction, no mood);
+- **said or entailed** — a free value is said by the request (literally, or as a place the request
+  names by another name); an enum value is the tool's own vocabulary, entailed by a surface the
+  request says or by the answer's items;
+- **every part** — a variant that restricts an argument to one value where the request says several
+  values of it (国航和东航) drops part of the request.
+
+The execution checks (the answers are non-empty, the varied argument changes what the tool does) need
+the executor and live in ``AlternativeFinder.evidence``. Each refusal is counted per source of variants
+(``Found.rejected``) and in the build report.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from plugineval.baselines.textscan import find_places
+from plugineval.normalize import canonical_place
+from plugineval.normalize.places import place_info
+
+# words that make a span an instruction, a mood or a question rather than the name of a thing
+_NOT_CONTENT = re.compile(
+    r"^(帮我|帮忙|请|麻烦|给我|我想|我要)|把.{1,20}(写|记|加|放|排|存|设)|(写进|写到|记到|记进|记一下|加到|加进|放进"
+    r"|排进|存到|设个|建个)|日程|提醒我|有点|有些|挺急|很急|着急|急着|比较急|想要|^想|打算|准备|还没|着落|[吗呢吧啊呀嘛]$"
+    r"|怎么|如何|什么|哪[里儿个些家]|能不能|可不可以|是不是|一下"
+)
+# how a place's name ends (a room, a building, a street, a venue)
+_PLACE_END = re.compile(
+    r"(室|厅|楼|馆|中心|大厦|广场|酒店|宾馆|公园|路|街|道|巷|号|店|园|区|层|院|站|机场|场|城|村|镇|校|所|部|厂|寺|湖|山|桥)$"
+)
+_LOCATION_ARGS = re.compile(r"^(location|address|place|venue|near|origin|destination)$")
+
+
+def is_city(value: Any) -> bool:
+    info = place_info(canonical_place(value) or "") if isinstance(value, str) else None
+    return info is not None and info.kind not in ("province", "autonomous_region", "country")
+
+
+def _place_arg(arg: str) -> bool:
+    return arg == "city" or arg.endswith("_city") or bool(_LOCATION_ARGS.match(arg))
+
+
+def said(value: str, query: str) -> bool:
+    """The request says ``value``: literally, or as a place it names by another name (魔都 → 上海)."""
+    if value and value in query:
+        return True
+    canon = canonical_place(value)
+    return canon is not None and any(canonical_place(m.name) == canon for m in find_places(query))
+
+
+def names_content(arg: str, sch: dict[str, Any], value: str) -> bool:
+    """``value`` names what the field holds: a location a place, any free text a thing (no instruction,
+    mood or question: 把季度复盘写进日程, 有点急, 想约人喝咖啡 name nothing a field holds)."""
+    if _NOT_CONTENT.search(value):
+        return False
+    desc = str(sch.get("description", ""))
+    if _LOCATION_ARGS.match(arg) or (not arg.endswith("city") and re.search(r"^(地点|地址|位置)", desc)):
+        return bool(find_places(value)) or bool(_PLACE_END.search(value)) or value.startswith("线上")
+    return True
+
+
+def free_text(tool: Any, arg: str) -> bool:
+    """A string argument with no vocabulary of its own: no enum, no format, no pattern, not a time."""
+    sch = tool.properties.get(arg, {})
+    ann = tool.annotations.get(arg)
+    return (
+        sch.get("type") == "string"
+        and not any(k in sch for k in ("enum", "format", "pattern"))
+        and not (ann is not None and (ann.time_valued or ann.aliases))
+    )
+
+
+def value_reason(tool: Any, args: dict[str, Any], arg: str, value: Any, query: str) -> str | None:
+    """Why ``value`` for ``arg`` (beside the call's other ``args``) is not grounded, or None."""
+    sch = tool.properties.get(arg, {})
+    if (arg == "city" or arg.endswith("_city")) and not is_city(value):
+        return "not_a_city"
+    if not isinstance(value, str):
+        return None
+    if _place_arg(arg):
+        canon = canonical_place(value) or value
+        for k, v in args.items():
+            if k != arg and _place_arg(k) and isinstance(v, str) and (canonical_place(v) or v) == canon:
+                return "same_as_other_argument"  # the destination is no from_city
+    if not free_text(tool, arg):
+        return None
+    if not said(value, query):
+        return "not_in_request"  # a hospital every doctor found works at, never named
+    if not names_content(arg, sch, value):
+        return "not_field_content"
+    return None
+
+
+def said_values(tool: Any, arg: str, query: str) -> set[Any]:
+    """The enum values of ``arg`` whose surface forms (aliases, the value itself) the request says,
+    longest surface first so that 超级经济舱 is not also 经济舱."""
+    sch = tool.properties.get(arg, {})
+    if "enum" not in sch:
+        return set()
+    ann = tool.annotations.get(arg)
+    surfaces = dict(ann.aliases) if ann is not None else {}
+    surfaces.update({v: v for v in sch["enum"] if isinstance(v, str) and len(v) > 2})
+    text, out = query, set()
+    for s in sorted(surfaces, key=lambda x: (-len(x), x)):
+        if s in text:
+            out.add(surfaces[s])
+            text = text.replace(s, "\0")
+    return out
+
+
+def covered(calls: list[Any], tool_name: str, arg: str, said: set[Any]) -> set[Any]:
+    """Of the values the request says, those the calls of ``tool_name`` search: a call without ``arg``
+    searches every value, a call with it that one."""
+    out: set[Any] = set()
+    for c in calls:
+        if c.name != tool_name:
+            continue
+        v = c.arguments.get(arg)
+        out |= said if v is None else ({v} & said)
+    return out
+
+
+def drops_part(tools: Any, query: str, gold: list[Any], calls: list[Any]) -> bool:
+    """``calls`` search fewer of the values the request names for an enum argument than the gold does
+    (国航和东航比一比: one call with ``airline: CA`` leaves 东航 out)."""
+    for name in sorted({c.name for c in gold}):
+        tool = tools(name)
+        for arg in tool.properties:
+            want = said_values(tool, arg, query)
+            if len(want) < 2:
+                continue
+            if covered(gold, name, arg, want) - covered(calls, name, arg, want):
+                return True
+    return False
+
+
+def contrasts(sch: dict[str, Any], values: list[Any]) -> list[Any]:
+    """Values of the argument unlike ``values`` (at most three): what the tool does with them shows
+    whether it reads the argument at all."""
+    if "enum" in sch:
+        return [v for v in sch["enum"] if v not in values][:3]
+    t = sch.get("type")
+    v0 = values[0] if values else None
+    if t == "boolean":
+        return [not v0] if isinstance(v0, bool) else [True, False]
+    if t in ("integer", "number") and isinstance(v0, int | float) and not isinstance(v0, bool):
+        lo, hi = sch.get("minimum"), sch.get("maximum")
+        out = [x for x in (v0 + 1, v0 - 1, v0 * 2 + 3) if (lo is None or x >= lo) and (hi is None or x <= hi)]
+        return [int(x) if t == "integer" else x for x in out if x not in values][:3]
+    if t == "string":
+        if any(isinstance(v, str) and is_city(v) for v in values):
+            return [c for c in ("北京", "乌鲁木齐") if c not in values][:1]
+        return ["甲乙丙丁"]
+    return []

@@ -1,0 +1,160 @@
+"""Alternatives by execution that widen or narrow what the gold searches:
+
+- ``widened``: ``radius*`` at the tool's limit where the request sets no area; ``limit`` at the
+  largest the tool takes where the request asks for all (都找出来, 全部列出来); a range's end at the
+  tool's longest span where the user gave none (11月30号以后) — each when the wider answer holds the
+  gold's whole;
+- ``narrowed``: ``days: 1`` for a forecast of the one day asked, when the answer is the gold's cut to
+  that day.
+
+An answer that lists nothing holds in any other: such an answer is no evidence (``empty_answer``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date, timedelta
+from typing import TYPE_CHECKING, Any
+
+from plugineval.baselines.textscan import find_times
+from plugineval.schema import Call
+
+from .answers import _clipped, _holds_items, _strip, finds_nothing, sub_answer
+
+if TYPE_CHECKING:
+    from .alternatives import AlternativeFinder, Found
+
+_NEAR = re.compile(
+    r"附近|周边|周围|旁边|边上|\d+\s*(公里|千米|米|km|m)\b|[一二三四五六七八九十两百]+(公里|千米|米)"
+)
+# the request asks for every item there is (都找出来, 全部列出来, 所有的)
+_ALL = re.compile(r"都(找|列|查|搜|给|拿|翻|看)|全部|所有|全都|一个不落|统统|一网打尽")
+# a date said as the start of an open range (3月20号以后, 3月25日起)
+_OPEN = re.compile(r"\s*(以后|之后|往后|后面|起|开始|及以后)")
+_FEW = re.compile(r"[几前]\s*[个家条首本件]|[一二三四五六七八九十两\d]+\s*[个家条首本件]")
+
+
+async def holds(
+    finder: AlternativeFinder, variant: Call, ref: str, result: Any, clip: str | None = None
+) -> bool:
+    """The wider ``variant`` answers and its answer holds the gold's (``result``) whole: every item the
+    gold found is among its items (echoes of the arguments and counts aside). With ``clip`` (the
+    narrower window's last day), an item's date that the narrower window cut at that day may run on in
+    the wider answer (a show's ``last_date``: 08-16 in a month's window, 09-15 in two months')."""
+    wider = await finder._run(variant, ref) if isinstance(result, dict) else None
+    if not isinstance(wider, dict):
+        return False
+    echo = set(finder.catalog.tool(variant.name).properties)
+    part = _strip({k: v for k, v in result.items() if k not in echo})
+    whole = _strip({k: v for k, v in wider.items() if k not in echo})
+    if clip is not None:
+        part, whole = _clipped(part, clip), _clipped(whole, clip)
+    return sub_answer(part, whole) or _holds_items(part, whole)
+
+
+def _informative(finder: AlternativeFinder, found: Found, source: str, c: Call, result: Any) -> bool:
+    if finds_nothing(result, set(finder.catalog.tool(c.name).properties)):
+        found.reject(source, "empty_answer")
+        return False
+    return True
+
+
+async def widened(
+    finder: AlternativeFinder, found: Found, i: int, c: Call, query: str, ref: str, result: Any
+) -> None:
+    """``radius_m`` at the tool's maximum for a request that sets no area (拉萨评分最高的面馆: the
+    whole city, not 1 km around its centre), and ``limit`` at its maximum for a request that asks for
+    all (都找出来), when the wider search still holds the gold's answer whole. Never a radius where the
+    query says 附近 or gives a distance (there the default area is the reading), never a limit where it
+    asks for a number of items."""
+    tool = finder.catalog.tool(c.name)
+    limits = {
+        b.argument: b.limit
+        for b in finder.catalog.plugin_of_tool(c.name).boundaries
+        if b.kind == "max_value" and c.name in b.tools and b.limit is not None
+    }
+    for arg, sch in tool.properties.items():
+        top, default = sch.get("maximum", limits.get(arg)), sch.get("default")
+        if isinstance(top, float) and top.is_integer() and sch.get("type") == "integer":
+            top = int(top)
+        if arg in c.arguments or not isinstance(top, int | float):
+            continue
+        if arg.startswith("radius"):
+            if _NEAR.search(query):
+                continue
+        elif arg in ("limit", "max_results", "page_size"):
+            if not _ALL.search(query) or _FEW.search(query):
+                continue
+        else:
+            continue
+        if isinstance(default, int | float) and default >= top:
+            continue
+        found.tried["widened"] += 1
+        if not _informative(finder, found, "widened", c, result):
+            continue
+        if await holds(finder, Call(name=c.name, arguments={**c.arguments, arg: top}), ref, result):
+            found.add(i, "extra", arg, top)
+
+
+async def widened_end(
+    finder: AlternativeFinder, found: Found, i: int, c: Call, query: str, ref: str, result: Any
+) -> None:
+    """A range left open by the user (11月30号以后: no end) may end at the tool's longest span
+    instead of its default one (``date_to`` = ``date_from`` + 60 days where the default is + 30),
+    when the longer range still holds the gold's answer."""
+    times = find_times(query, ref)
+    if len(times) != 1 or times[0].value.kind != "date":
+        return  # a second time or a range: the end may be the user's
+    if not _OPEN.match(query[times[0].end :]):
+        return  # 3月21日有什么安排 asks about that day: a month's listing is another answer
+    plugin = finder.catalog.plugin_of_tool(c.name)
+    for b in plugin.boundaries:
+        end, start = b.end_argument, b.argument
+        if b.kind != "max_span_days" or c.name not in b.tools or end is None or end in c.arguments:
+            continue
+        ann = finder.catalog.tool(c.name).annotations.get(end)
+        dd = ann.derived_default if ann is not None else None
+        if dd is None or dd.of != "date" or dd.from_argument != start:
+            continue
+        try:
+            first = date.fromisoformat(str(c.arguments.get(start))[:10])
+        except ValueError:
+            continue
+        default, top = first + timedelta(days=dd.days), first + timedelta(days=b.days or 0)
+        if top <= default:
+            continue
+        found.tried["widened"] += 1
+        if not _informative(finder, found, "widened", c, result):
+            continue
+        widest = Call(name=c.name, arguments={**c.arguments, end: top.isoformat()})
+        if await holds(finder, widest, ref, result, clip=default.isoformat()):
+            # every end from the default's to the longest span: each window holds the default
+            # one and lies within the widest (a user who gave no end asked for all of them)
+            for k in range(1, (top - default).days + 1):
+                found.add(i, "extra", end, (default + timedelta(days=k)).isoformat())
+
+
+async def narrowed(finder: AlternativeFinder, found: Found, i: int, c: Call, ref: str, result: Any) -> None:
+    """``days: 1`` for a forecast of the one day the gold asks for (its default is longer): the
+    answer is the gold's, cut to that day — every list a part of the gold's list, the asked day
+    in it, nothing else changed."""
+    tool = finder.catalog.tool(c.name)
+    sch = tool.properties.get("days", {})
+    default = sch.get("default")
+    if "days" in c.arguments or sch.get("type") != "integer" or not isinstance(default, int) or default <= 1:
+        return
+    days = {
+        str(v)[:10]
+        for k, v in c.arguments.items()
+        if (a := tool.annotations.get(k)) is not None and a.time_valued and isinstance(v, str)
+    }
+    if len(days) != 1:
+        return
+    found.tried["narrowed"] += 1
+    narrow = await finder._run(Call(name=c.name, arguments={**c.arguments, "days": 1}), ref)
+    if narrow is None or not result:
+        return
+    v, g = _strip(narrow), _strip(result)
+    if v != g and sub_answer(v, g) and days.pop() in json.dumps(v, ensure_ascii=False):
+        found.add(i, "extra", "days", 1)
