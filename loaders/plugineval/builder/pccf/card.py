@@ -19,6 +19,7 @@ from plugineval._constants import DIFFICULTIES, KINDS, SPLITS
 from plugineval._resources import package_folder
 from plugineval.sources import HUB_REPO
 
+from .realism_section import realism_markdown
 from .records import CANARY
 
 # dataset_card/ of the checkout, shipped as package data (setup.py)
@@ -385,6 +386,13 @@ def _configs(meta: dict[str, Any]) -> str:
     return _table(["config", "rows per split"], rows)
 
 
+def _calendar(meta: dict[str, Any]) -> str:
+    info = next((i for i in meta.get("dataset_info", []) if i["config_name"] == "calendar"), None)
+    if info is None:
+        return "(this build has no calendar config)"
+    return ", ".join(f"{s['name']} {s['num_examples']}" for s in info["splits"])
+
+
 def _field_table(release: Path, rows: list[dict[str, Any]]) -> str:
     import pyarrow.parquet as pq
 
@@ -452,6 +460,8 @@ def render_card(
         "citation": CITATION.format(year=year, version=version, repo=repo),
         "canary": CANARY,
         "changelog": _changelog_md(entries),
+        "calendar": _calendar(meta),
+        "realism": realism_markdown(report["realism"]) if "realism" in report else "(not measured)",
     }
     body = string.Template(template.read_text(encoding="utf-8")).substitute(values)
     _figures(rows, release / "figures")

@@ -159,7 +159,7 @@ def plan(
             continue
         per = _spread(n, [(pid, sid, "") for pid, sid in scen])
         per_scenario |= {(pid, sid): k for (pid, sid, _), k in per.items() if k > 0}
-    if supply:
+    if supply and per_scenario and shares:  # a positives-only budget (the calendar config) has none
         mix = fit_negative_mix(per_scenario, catalog.scenario_kinds(), supply, shares)
     else:
         mix = {

@@ -15,6 +15,7 @@ from plugineval.schema import Record
 from ..synth.grammar import load_grammars
 from .build import Builder
 from .config import BuildConfig
+from .realism_section import realism_markdown, realism_of
 from .release import write_release
 from .report import build_report, report_markdown
 
@@ -59,8 +60,16 @@ def run_build(
         csplits = anyio.run(cb.run)
         report["calendar"] = build_report(ccfg, cb.stats, csplits, cb.router, None, cb.masked_of)
         calendar = {name: list(st.records.values()) for name, st in csplits.items()}
-    md = report_markdown(report)
     records = {name: list(st.records.values()) for name, st in splits.items()}
+    report["realism"] = realism_of(records)  # per split, beside the reference profile of real requests
+    md = report_markdown(report) + "\n## Realism\n\n" + realism_markdown(report["realism"]) + "\n"
+    if "calendar" in report:
+        c = report["calendar"]["splits"]
+        md += (
+            "\n## Calendar config (opt-in)\n\n"
+            + ", ".join(f"{k} {v['records']} records (budget {v['budget']})" for k, v in c.items())
+            + "\n"
+        )
     write_release(out, records, catalog, report, md, calendar=calendar)
     from .card import render_card
 
