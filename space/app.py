@@ -22,13 +22,16 @@ from plugineval_space.service import Service
 
 CSS = "#leaderboard-table table { font-size: 0.85em } .pe-note { font-size: 0.9em }"
 NUMERIC = [c for c, t in table.COLUMNS if t == "number"]
+NO_MATH: list[dict[str, str | bool]] = []  # Markdown that shows user text: "$$…$$" stays text, not KaTeX
 
 
 def build_demo(service: Service | None = None) -> gr.Blocks:
     svc = service or Service()
     first = next(iter(table.PRESETS))
     w0 = table.PRESETS[first]
-    with gr.Blocks(title="PluginEval") as demo:
+    # uploads and the files the app hands out are deleted an hour after they were made (checked every
+    # 10 minutes); the handlers delete refused and submitted uploads at once
+    with gr.Blocks(title="PluginEval", delete_cache=(600, 3600)) as demo:
         gr.Markdown(
             "# PluginEval\nA diagnostic benchmark for LLM function calling over Chinese plugins: "
             "does the query need a tool, does the target plugin support it, can the call be grounded "
@@ -69,7 +72,7 @@ def build_demo(service: Service | None = None) -> gr.Blocks:
                         cmp_a = gr.Dropdown([], label="A", allow_custom_value=True)
                         cmp_b = gr.Dropdown([], label="B", allow_custom_value=True)
                         cmp_btn = gr.Button("Compare")
-                    cmp_md = gr.Markdown()
+                    cmp_md = gr.Markdown(latex_delimiters=NO_MATH)
                     cmp_plot = gr.Plot(label="Side by side")
             # --- dataset browser -------------------------------------------------------------
             with gr.Tab("Dataset browser", id="browser", elem_id="tab-browser"):
@@ -96,7 +99,7 @@ def build_demo(service: Service | None = None) -> gr.Blocks:
                 with gr.Row():
                     rec_id = gr.Textbox(label="Record id", elem_id="record-id", scale=3)
                     rec_btn = gr.Button("Show record", scale=1)
-                rec_md = gr.Markdown(elem_id="record-view")
+                rec_md = gr.Markdown(latex_delimiters=NO_MATH, elem_id="record-view")
             # --- live judge --------------------------------------------------------------------
             with gr.Tab("Live judge", id="judge", elem_id="tab-judge"):
                 gr.Markdown(
@@ -109,8 +112,8 @@ def build_demo(service: Service | None = None) -> gr.Blocks:
                     label="predictions.jsonl", file_types=[".jsonl", ".json", ".txt"], elem_id="upload"
                 )
                 judge_btn = gr.Button("Score", variant="primary", elem_id="judge-btn")
-                j_status = gr.Markdown(elem_id="judge-status")
-                j_metrics = gr.Markdown(elem_id="judge-metrics")
+                j_status = gr.Markdown(latex_delimiters=NO_MATH, elem_id="judge-status")
+                j_metrics = gr.Markdown(latex_delimiters=NO_MATH, elem_id="judge-metrics")
                 with gr.Row():
                     j_diff = gr.Plot(label="Recall per difficulty")
                     j_err = gr.Plot(label="Error profile")
@@ -124,7 +127,7 @@ def build_demo(service: Service | None = None) -> gr.Blocks:
                         s_org = gr.Textbox(label="Organisation", elem_id="sub-org")
                         s_link = gr.Textbox(label="Link (https://…)", elem_id="sub-link")
                     s_btn = gr.Button("Submit", elem_id="sub-btn")
-                    s_msg = gr.Markdown(elem_id="sub-msg")
+                    s_msg = gr.Markdown(latex_delimiters=NO_MATH, elem_id="sub-msg")
                 with gr.Accordion(
                     "Submit a bundle (predictions of K trials, sidecars, model card)", open=False
                 ):
@@ -135,7 +138,7 @@ def build_demo(service: Service | None = None) -> gr.Blocks:
                     )
                     b_file = gr.File(label="bundle.zip", file_types=[".zip"], elem_id="bundle")
                     b_btn = gr.Button("Submit bundle", elem_id="bundle-btn")
-                    b_msg = gr.Markdown(elem_id="bundle-msg")
+                    b_msg = gr.Markdown(latex_delimiters=NO_MATH, elem_id="bundle-msg")
             with gr.Tab("About", id="about"):
                 about = gr.Markdown()
                 contamination = gr.Markdown(elem_id="contamination")

@@ -159,6 +159,7 @@ class Service:
     def compare(self, a: str | None, b: str | None) -> tuple[str, Any]:
         from plugineval import metrics as M
         from plugineval.entries import typed_map
+        from plugineval.names import markdown_text as text
         from plugineval.report import Report
         from plugineval.scoring import compare
 
@@ -182,14 +183,15 @@ class Service:
 
         md = "\n".join(
             [
-                f"**B = {b}** minus **A = {a}** over {out['n_paired']} paired records (paired bootstrap):",
+                f"**B = {text(b)}** minus **A = {text(a)}** over {out['n_paired']} paired records "
+                "(paired bootstrap):",
                 "",
                 f"- Recall: {pp(out['recall_diff'])}{ci(out['recall_diff_ci'])}",
                 f"- Accuracy: {pp(out['accuracy_diff'])}{ci(out['accuracy_diff_ci'])}",
                 f"- records B right / A wrong: {out['flips']['b_right_a_wrong']}; "
                 f"A right / B wrong: {out['flips']['a_right_b_wrong']}",
             ]
-            + ([f"- ⚠️ {out['warning']}"] if "warning" in out else [])
+            + ([f"- ⚠️ {text(out['warning'])}"] if "warning" in out else [])
         )
         fig = plots.side_by_side(a, list(ea.verdicts.values()), b, list(eb.verdicts.values()))
         return md, fig
@@ -213,12 +215,14 @@ class Service:
         return browser.table(hits), browser.summary(hits, len(recs))
 
     def record(self, record_id: str | None) -> str:
+        from plugineval.names import markdown_text as text
+
         rid = (record_id or "").strip()
         if not rid:
             return "Pick a record in the table above, or paste a record id."
         r = self.release.find(rid)
         if r is None:
-            return f"⚠️ No record with id `{rid}` in this release ({self.release.version()})."
+            return f"⚠️ No record with id {text(rid)} in this release ({self.release.version()})."
         return browser.record_markdown(r, permalink=f"?id={rid}")
 
     # --- live judge -----------------------------------------------------------------------------

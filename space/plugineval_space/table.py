@@ -7,6 +7,7 @@ so a mixture change re-scores every row the same way ``plugineval.metrics.mixtur
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -46,8 +47,8 @@ COLUMNS: list[tuple[str, str]] = [
     ("Recall SD", "number"),
     ("Recall range", "str"),
     ("pass^k", "number"),
-    ("Cost (USD)", "number"),
-    ("Latency (ms)", "number"),
+    ("Cost (USD, self-reported)", "number"),
+    ("Latency (ms, self-reported)", "number"),
     ("Dataset", "str"),
     ("Judge", "str"),
     ("Judge mode", "str"),
@@ -64,8 +65,8 @@ DEFAULT_COLUMNS = [
     if c
     not in (
         "Judge model",
-        "Cost (USD)",
-        "Latency (ms)",
+        "Cost (USD, self-reported)",
+        "Latency (ms, self-reported)",
         "Date",
         "Recall medium",
         "Recall range",
@@ -78,9 +79,12 @@ def weights_for(preset: str, easy: float, medium: float, hard: float) -> tuple[f
     """The preset's weights, or the sliders' (normalised) for the custom choice."""
     if preset in PRESETS:
         return PRESETS[preset]
-    w = (float(easy), float(medium), float(hard))
-    if any(x < 0 for x in w) or sum(w) <= 0:
-        raise ValueError(f"custom mixture weights must be non-negative and not all zero, got {w}")
+    try:
+        w = (float(easy), float(medium), float(hard))
+    except (TypeError, ValueError):
+        raise ValueError(f"custom mixture weights must be numbers, got {(easy, medium, hard)!r}") from None
+    if not all(math.isfinite(x) and x >= 0 for x in w) or sum(w) <= 0:
+        raise ValueError(f"custom mixture weights must be finite, non-negative and not all zero, got {w}")
     s = sum(w)
     return (w[0] / s, w[1] / s, w[2] / s)
 
@@ -130,6 +134,12 @@ def trial_spread(entry: Entry, weights: tuple[float, float, float]) -> dict[str,
     return {"k": len(trials), "spread": s, "pass_k": pk[str(len(trials))]}
 
 
+def _figure(x: float | None, digits: int) -> float | None:
+    """A self-reported figure as shown: a finite non-negative number, else nothing (a row stored
+    before the submission path checked them)."""
+    return round(x, digits) if x is not None and math.isfinite(x) and x >= 0 else None
+
+
 def _ci(c: list[float] | None) -> str:
     return "" if not c else f"[{100 * c[0]:.1f}, {100 * c[1]:.1f}]"
 
@@ -166,8 +176,8 @@ def entry_row(entry: Entry, weights: tuple[float, float, float]) -> dict[str, An
         if t is None or t["spread"].min is None
         else f"{100 * t['spread'].min:.1f}–{100 * t['spread'].max:.1f}",
         "pass^k": None if t is None else _pct(t["pass_k"]),
-        "Cost (USD)": None if entry.cost_usd is None else round(entry.cost_usd, 4),
-        "Latency (ms)": None if entry.latency_ms is None else round(entry.latency_ms, 1),
+        "Cost (USD, self-reported)": _figure(entry.cost_usd, 4),
+        "Latency (ms, self-reported)": _figure(entry.latency_ms, 1),
         "Dataset": entry.dataset_version,
         "Judge": entry.judge_version,
         "Judge mode": entry.judge_mode,
