@@ -245,3 +245,64 @@ def test_the_report_entry_says_which_list_was_scored() -> None:
     assert entry(rec, met)["scored_against"] == 0
     gold = JUDGE.judge_one(rec, make_pred("e", [("route", {"origin": "徐家汇", "destination": "人民广场"})]))
     assert "scored_against" not in entry(rec, gold)
+
+
+def test_entity_names_match_only_where_the_data_says_they_name_one_entity() -> None:
+    """A generic suffix added or taken away names the same entity only when the data holds one of the
+    names and the shorter one is unambiguous there: two entities behind one stem match neither."""
+    from plugineval.judge._entities import index_of, same_entity
+
+    one = index_of({"北京国安": {"team:北京国安"}, "河南队": {"team:河南队"}})
+    assert same_entity("北京国安队", "北京国安", one) and same_entity("河南", "河南队", one)
+    assert same_entity("上海申花", "上海申花队", one) is None  # the data holds neither name
+    assert same_entity("国安", "北京国安", one) is None  # not a generic suffix: a nickname
+    two = index_of({"北京国安": {"team:北京国安"}, "北京国安队": {"team:另一支"}})
+    assert same_entity("北京国安队", "北京国安", two) is None
+    rivals = index_of({"河南队": {"team:河南队"}, "河南店": {"restaurant:河南店"}})
+    assert same_entity("河南", "河南队", rivals) is None
+
+
+def test_every_array_argument_of_the_catalog_says_whether_its_order_means_something() -> None:
+    """``unordered`` is declared, never guessed: each array argument of the catalog is either declared
+    unordered or listed here as one whose order carries meaning (none so far), and the declaration
+    reaches a record's ``tool_annotations`` and survives its row."""
+    from plugineval.builder.pccf.records import annotations_for
+    from plugineval.catalog import load_catalog
+    from plugineval.schema import Record
+
+    cat = load_catalog()
+    ordered: set[tuple[str, str]] = set()
+    arrays = {
+        (t.name, a)
+        for d in cat.domains
+        for p in d.plugins
+        for t in p.tools
+        for a, s in t.properties.items()
+        if s.get("type") == "array"
+    }
+    declared = {(n, a) for n, a in arrays if (ann := cat.tool(n).annotations.get(a)) and ann.unordered}
+    assert arrays and declared | ordered == arrays and not declared & ordered, arrays - declared - ordered
+    assert ("drug_interaction_check", "drugs") in declared
+    anns = annotations_for(cat, ["drug_interaction_check", "flight_search"])
+    assert anns["drug_interaction_check"]["drugs"] == {"unordered": True}
+    rec = make_record("u", gold=[("weather", {"city": "北京"})], ann=anns)
+    row = rec.to_row()
+    assert (
+        '"unordered":true' in row["tool_annotations"] and '"unordered":false' not in row["tool_annotations"]
+    )
+    assert Record.from_row(row).tool_annotations["drug_interaction_check"]["drugs"].unordered
+
+
+def test_unordered_is_refused_on_an_argument_that_is_not_an_array() -> None:
+    from plugineval.schema import ToolSpec
+
+    spec = {
+        "name": "x_tool",
+        "description": "一个工具",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "城市"}}},
+        "output": {"type": "object"},
+        "annotations": {"city": {"unordered": True}},
+        "examples": [{"reference_time": "2026-03-18T09:30:00+08:00", "arguments": {"city": "北京"}}],
+    }
+    with pytest.raises(ValueError, match="unordered but is not an array"):
+        ToolSpec.model_validate(spec)

@@ -8,7 +8,6 @@ pairs, after which ``decide`` runs again on the same work.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
@@ -18,7 +17,7 @@ from typing import Any
 from ..schema import GoldAlternative, Record
 from ..schema.prediction import CallLike, PredictionLike
 from ._align import best_pairing, exact_types, has_number, is_exact, perfect_pairing
-from ._extras import best_of, city_alike, listed_extra, views
+from ._extras import asks_for, best_of, city_alike, listed_extra, views
 from ._types import ACCEPTING, ArgVerdict, Category, Outcome, Reason, RecordVerdict, Subtype
 from ._values import (
     _MISSING,
@@ -28,6 +27,7 @@ from ._values import (
     is_derived_default,
     is_empty,
     make_argspec,
+    means_default,
     same,
 )
 
@@ -225,9 +225,9 @@ class RulesJudge:
                 if k in gargs or v is None or (not v and type(v) in _SIZED):
                     continue
                 if k in specs:  # an extra argument given the default the tool applies says nothing
-                    sk = specs[k]
+                    sk = specs[k]  # (written as it is or as a declared alias of it: 经济舱 for economy)
                     d = sk.default
-                    if d is not _MISSING and same(v, d):
+                    if d is not _MISSING and (same(v, d) or (sk.aliases and means_default(v, sk))):
                         continue
                     if sk.derived is not None and is_derived_default(v, sk, gargs, ref, tz):
                         continue
@@ -244,7 +244,7 @@ class RulesJudge:
                     reason = R_MISSING
                 elif k in alt.omittable:
                     reason = R_OMITTABLE
-                elif (spec.default is not _MISSING and same(gv, spec.default)) or (
+                elif means_default(gv, spec) or (
                     spec.derived is not None and is_derived_default(gv, spec, gargs, ref, tz)
                 ):
                     reason = R_DEFAULT
@@ -485,27 +485,6 @@ class RulesJudge:
                     cell(gi, pj)
             pairs = best_pairing(left_g, left_p, table)
         return [(gi, pj, *cell(gi, pj)) for gi, pj in pairs]
-
-
-_ASK = re.compile(
-    r"[?？]|请问|请提供|请告诉|告诉我|麻烦|需要您|您想|您要|哪|什么|多少|几|which|what|when|where|please",
-    re.I,
-)
-
-
-def asks_for(content: str | None, args: list[ArgSpec]) -> bool:
-    """Rules: the reply asks a question and names at least one missing argument by its description."""
-    if not content or not _ASK.search(content):
-        return False
-    for a in args:
-        words = {a.name.lower()}
-        head = re.split(r"[，,（(：:；;。]", a.description, maxsplit=1)[0]
-        head = re.sub(r"^(如|例如|请输入|输入)", "", head)
-        han = re.sub(r"[^\u4e00-\u9fff]", "", head)
-        words |= {han[i : i + 2] for i in range(len(han) - 1)}
-        if any(w and w in content.lower() for w in words):
-            return True
-    return False
 
 
 def decide(w: Work, rules: RulesJudge) -> RecordVerdict:

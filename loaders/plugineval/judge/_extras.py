@@ -6,6 +6,7 @@ reaches them."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, tzinfo
 from typing import Any
 
@@ -111,3 +112,24 @@ def city_alike(
         if type(g) is str and mine & _unprefixed(g.strip(), cities):
             return Reason.NORMALIZED, f"the same place with or without the city {base}"
     return None
+
+
+_ASK = re.compile(
+    r"[?？]|请问|请提供|请告诉|告诉我|麻烦|需要您|您想|您要|哪|什么|多少|几|which|what|when|where|please",
+    re.I,
+)
+
+
+def asks_for(content: str | None, args: list[ArgSpec]) -> bool:
+    """Rules: the reply asks a question and names at least one missing argument by its description."""
+    if not content or not _ASK.search(content):
+        return False
+    for a in args:
+        words = {a.name.lower()}
+        head = re.split(r"[，,（(：:；;。]", a.description, maxsplit=1)[0]
+        head = re.sub(r"^(如|例如|请输入|输入)", "", head)
+        han = re.sub(r"[^\u4e00-\u9fff]", "", head)
+        words |= {han[i : i + 2] for i in range(len(han) - 1)}
+        if any(w and w in content.lower() for w in words):
+            return True
+    return False

@@ -21,6 +21,7 @@ from ..normalize import (
     parse_quantity,
 )
 from ..normalize.places import canonical_site
+from ._entities import same_entity
 from ._types import ACCEPTING, Reason
 
 # Enum members read on the hot path, bound once: on CPython 3.11 ``Reason.EXACT`` goes through
@@ -62,6 +63,7 @@ class ArgSpec:
     derived: tuple[str, int, str] | None = (
         None  # tool_annotations' derived_default: (from_argument, days, of)
     )
+    unordered: bool = False  # tool_annotations' unordered: an array compared as a multiset
 
 
 def make_argspec(
@@ -77,8 +79,8 @@ def make_argspec(
     except ValueError:
         check = None  # a schema beyond the supported subset (imported data): types are not checked
     items = None
-    if isinstance(sch.get("items"), dict):
-        items = make_argspec(name, sch["items"], ann, False)
+    if isinstance(sch.get("items"), dict):  # the items share the aliases; the order is the array's
+        items = make_argspec(name, sch["items"], {**ann, "unordered": False}, False)
     props = None
     if isinstance(sch.get("properties"), dict):
         req = sch.get("required") or []
@@ -104,6 +106,7 @@ def make_argspec(
         items=items,
         props=props,
         derived=derived,
+        unordered=bool(ann.get("unordered")) and sch.get("type") == "array",
     )
 
 
@@ -143,6 +146,17 @@ def same(a: Any, b: Any) -> bool:
 _SIZED = frozenset({str, list, dict})
 
 
+def means_default(v: Any, spec: ArgSpec) -> bool:
+    """``v`` is the default the tool applies to ``spec``'s argument: the schema default, or a declared
+    alias of it (经济舱 where ``cabin`` defaults to economy: defaults are compared after mapping aliases)."""
+    d = spec.default
+    if d is _MISSING:
+        return False
+    if same(v, d):
+        return True
+    return type(v) is str and bool(spec.aliases) and same(spec.aliases.get(_norm(v), _MISSING), d)
+
+
 def is_empty(v: Any) -> bool:
     """None, "", [] or {} (a JSON value that says nothing)."""
     return v is None or (type(v) in _SIZED and not v)
@@ -177,7 +191,7 @@ def compare_value(
             value = mapped
     if spec.check is not None:
         errs: list[str] = []
-        spec.check(value, spec.name, errs)
+        spec.check(_mapped_items(value, spec), spec.name, errs)
         if errs:
             return R_SCHEMA_VIOLATION, errs[0]
     if spec.time_valued and isinstance(value, str):
@@ -204,6 +218,15 @@ def compare_value(
     if isinstance(value, str):
         return _compare_text(value, accepted, spec)
     return R_VALUE_MISMATCH, None
+
+
+def _mapped_items(value: Any, spec: ArgSpec) -> Any:
+    """What the schema checks: an array's items after mapping their declared aliases (带伞 is umbrella
+    in a list of life indices), as a scalar is mapped; any other value as it is."""
+    items = spec.items
+    if type(value) is not list or items is None or not items.aliases:
+        return value
+    return [items.aliases.get(_norm(x), x) if type(x) is str else x for x in value]
 
 
 def _compare_time(value: str, accepted: list[Any], ref: datetime, tz: tzinfo) -> tuple[Reason, str | None]:
@@ -241,9 +264,58 @@ def _compare_list(
         r = _worst([compare_value(p, [x], item_spec, ref, tz) for p, x in zip(value, g, strict=True)])
         if r[0] in ACCEPTING:
             return r
+        if spec.unordered and len(value) > 1:
+            r = _as_multiset(value, g, item_spec, ref, tz)
+            if r[0] in ACCEPTING:
+                return r
         if r[0] is R_UNDECIDED:
             best = r
     return best
+
+
+def _as_multiset(
+    value: list[Any], gold: list[Any], item_spec: ArgSpec, ref: datetime, tz: tzinfo
+) -> tuple[Reason, str | None]:
+    """An array declared ``unordered`` against one accepted array of its length, in another order: the
+    items are paired one to one (a multiset: a repeated item pairs once), each pair compared as in
+    order. Accepted when every item finds an accepted partner; ``undecided`` when that needs a pair the
+    rules cannot decide; else a mismatch."""
+    n = len(value)
+    cells = [[compare_value(p, [x], item_spec, ref, tz) for x in gold] for p in value]
+    for allowed in (ACCEPTING, _ACCEPTING_OR_UNDECIDED):
+        match = _perfect_matching([[cells[i][j][0] in allowed for j in range(n)] for i in range(n)])
+        if match is None:
+            continue
+        reasons = [cells[i][match[i]] for i in range(n)]
+        reasons.append((R_NORMALIZED, "the same items in another order (the list is unordered)"))
+        return _worst(reasons)
+    return R_VALUE_MISMATCH, "not the same items in any order"
+
+
+_ACCEPTING_OR_UNDECIDED = ACCEPTING | {R_UNDECIDED}
+
+
+def _perfect_matching(ok: list[list[bool]]) -> list[int] | None:
+    """A one-to-one pairing of rows to columns along ``ok`` (augmenting paths), or None."""
+    n = len(ok)
+    owner = [-1] * n  # column -> its row
+    for i in range(n):
+        if not _augment(ok, i, [False] * n, owner):
+            return None
+    match = [0] * n
+    for j, i in enumerate(owner):
+        match[i] = j
+    return match
+
+
+def _augment(ok: list[list[bool]], i: int, seen: list[bool], owner: list[int]) -> bool:
+    for j in range(len(ok)):
+        if ok[i][j] and not seen[j]:
+            seen[j] = True
+            if owner[j] < 0 or _augment(ok, owner[j], seen, owner):
+                owner[j] = i
+                return True
+    return False
 
 
 _GENERIC_SUB = make_argspec("", None, None, False)
@@ -255,9 +327,8 @@ def _drop_defaults(
     """Drop from ``a`` each key ``b`` lacks whose value is that property's schema default."""
     for k in [k for k in a if k not in b]:
         ps = props.get(k)
-        if ps is not None and ps.default is not _MISSING and same(a[k], ps.default):
-            del a[k]
-            notes.append(f"{side} {k} = {ps.default!r} is the default")
+        if ps is not None and means_default(a[k], ps):
+            notes.append(f"{side} {k} = {a.pop(k)!r} is the default")
 
 
 def _compare_dict(
@@ -376,4 +447,8 @@ def _compare_text(value: str, accepted: list[Any], spec: ArgSpec) -> tuple[Reaso
                 decided_different = True
     if decided_different:
         return R_VALUE_MISMATCH, None
+    for g in strs:  # 河南 for 河南队: one entity, where the store's data says so (cold: undecided pairs only)
+        why = same_entity(value, g)
+        if why is not None:
+            return R_NORMALIZED, why
     return R_UNDECIDED, None
