@@ -225,7 +225,7 @@ def test_live_judge_reports_bad_uploads_with_line_numbers(client, records, tmp_p
         tmp_path, "big.jsonl", [json.dumps({"id": r.id, "calls": [], "content": "x" * 4000}) for r in records]
     )
     status = client.predict(handle_file(str(big)), False, api_name="/judge")[0]
-    assert "the limit is 51 KiB" in status  # 0.05 MiB, said as such (not rounded to "0 MiB")
+    assert "the limit is 52,428 bytes (51 KiB)" in status  # 0.05 MiB, exactly (not rounded to "0 MiB")
     empty = _write(tmp_path, "empty.jsonl", [""])
     assert "empty" in client.predict(handle_file(str(empty)), False, api_name="/judge")[0]
     latin = tmp_path / "latin.jsonl"
