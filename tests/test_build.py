@@ -288,3 +288,30 @@ def test_fingerprint_follows_the_code_it_depends_on(tmp_path: Path, monkeypatch:
         edited.write_bytes(original)
     assert len(seen) == 3
     assert candidate.fingerprint(cfg, catalog, grammars) == before
+
+
+def test_calendar_config_is_separate_and_opt_in(release: Path) -> None:
+    from datasets import load_dataset
+
+    from plugineval.realism import RARE_FORMS, forms_of
+    from plugineval.sources import LoadError, load_records
+
+    cal = load_records(release, "test", config="calendar")
+    default = load_records(release, "test")
+    assert cal and default
+    assert not {r.id for r in cal} & {r.id for r in default}
+    assert all(r.kind == "positive" for r in cal)
+    # each calendar record says something the default ones do not: a stress step
+    stress = {"calendar_fact", "date_arithmetic", "implicit_entity", "timezone_conversion"}
+    assert all(stress & set(r.difficulty_basis.steps) for r in cal), [r.query for r in cal]
+    # the default split holds no rare form beyond what people use (none in this grammar)
+    assert not [r.query for r in default if set(forms_of(r.query)) & set(RARE_FORMS)]
+    ds = load_dataset(str(release), "calendar", split="test")
+    assert sorted(ds["id"]) == sorted(r.id for r in cal)
+    assert len(load_dataset(str(release), split="test")) == len(default)  # the default never mixes it in
+    with pytest.raises(LoadError, match="unknown config"):
+        load_records(release, "test", config="lunar")
+    rep = json.loads((release / "build_report.json").read_text(encoding="utf-8"))
+    assert set(rep["realism"]["splits"]) == {"test", "validation", "train"}
+    assert rep["realism"]["splits"]["test"]["n"] == len(default)
+    assert rep["calendar"]["splits"]["test"]["records"] == len(cal)

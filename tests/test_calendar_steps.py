@@ -89,27 +89,54 @@ def test_surfaces_resolve_back() -> None:
             assert v is not None and v.start == d, s
 
 
-def test_only_deep_steps_count() -> None:
-    assert depth(["relative_time", "time_format", "numeral"]) == 0
-    assert depth(["relative_time", "calendar_fact"]) == 1
+def test_steps_count_per_revision_3() -> None:
+    # a relative time and an implied intent are steps; a date format, a numeral, a time format are not
+    assert depth(["relative_time", "time_format", "numeral"]) == 1
+    assert depth(["year_inference", "time_format", "numeral", "enum_paraphrase"]) == 0
+    assert depth(["relative_time", "implied_intent"]) == 2
     assert depth(["calendar_fact", "implicit_entity", "year_inference"]) == 2
 
 
-def test_deepen_derives_readings_in_the_source_split() -> None:
-    from plugineval.builder.pccf.coverage import patterns_by_split
+PROFILE_GRAMMAR = {
+    "slots": {"date": {"type": "date", "min_days": 1, "max_days": 12}, "city": {"type": "city"}},
+    "scenarios": {
+        "s": {
+            "patterns": [
+                {"id": "md", "text": "{date:md}{city}天气"},
+                {"id": "rel", "text": "{date:rel}{city}天气"},
+                {"id": "umbrella", "text": "{date:rel}去{city}要带伞吗", "steps": ["implied_intent"]},
+                {"id": "nick", "text": "{date:md}{city:nick}天气"},
+            ]
+        }
+    },
+}
 
-    g = load_grammars()["rail_tickets"]
-    by_split = patterns_by_split("rail_tickets", "search_by_date", g)
-    where = {p.id: s for s in ("test", "train") for p in by_split.get(s, [])}
-    derived = [p for p in g.scenarios["search_by_date"].patterns if p.family]
-    assert derived, "rail search patterns have a date: they get deeper readings"
-    for p in derived:
-        assert where[p.id] == where[p.family]
-    diffs = {pattern_difficulty(p, g) for p in derived}
-    assert diffs == {"medium", "hard"}
-    # an authored pattern that only rewrites surfaces (明天, 下午三点) is easy
-    rel = next(p for p in g.scenarios["search_by_date"].patterns if p.id == "rel_date")
-    assert pattern_difficulty(rel, g) == "easy"
+
+def test_default_and_calendar_profiles_split_the_patterns() -> None:
+    from plugineval.builder.pccf.coverage import patterns_by_split
+    from plugineval.builder.synth.grammar import is_stress, select_profile
+
+    g = deepen(PluginGrammar.model_validate(PROFILE_GRAMMAR))
+    default, cal = select_profile(g, "default"), select_profile(g, "calendar")
+    assert default is not None and cal is not None
+    dpats = default.scenarios["s"].patterns
+    assert [p.id for p in dpats] == ["md", "rel", "umbrella"]  # no stress form, nothing derived
+    assert {pattern_difficulty(p, default) for p in dpats} == {"easy", "medium", "hard"}
+    assert [pattern_difficulty(p, default) for p in dpats] == ["easy", "medium", "hard"]
+    cpats = cal.scenarios["s"].patterns
+    assert cpats and all(is_stress(p) for p in cpats)
+    assert "nick" in {p.id for p in cpats} and any(p.family == "md" for p in cpats)
+    # a family keeps together in the calendar profile though its source is a default pattern
+    by_split = patterns_by_split("x", "s", cal)
+    where = {p.id: sp for sp in ("test", "train") for p in by_split.get(sp, [])}
+    for p in cpats:
+        if p.family:
+            assert len({where[q.id] for q in cpats if q.family == p.family}) == 1
+    # the shipped grammars: no default pattern carries a stress form
+    for pg in load_grammars().values():
+        for sc in pg.scenarios.values():
+            assert not any(is_stress(p) for p in sc.patterns)
+    assert load_grammars(profile="calendar")
 
 
 def test_deepen_leaves_past_and_far_dates_alone() -> None:
@@ -146,7 +173,7 @@ def test_weekend_words_beside_a_weekday_date_contradict() -> None:
     assert weekend_contradiction("周末跟朋友聚餐，今天之后的第六个工作日晚上六点", ref)
     assert weekend_contradiction("周末跟朋友聚餐，7月25日晚上", ref) is None  # a Saturday
     assert weekend_contradiction("这周六跟朋友聚餐", ref) is None
-    g = load_grammars()
+    g = load_grammars(profile="calendar")
     for pg in g.values():  # no working-day count is derived beside 周末 / 周六
         for sc in pg.scenarios.values():
             for p in sc.patterns:

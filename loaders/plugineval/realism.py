@@ -107,8 +107,9 @@ def profile(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         "giveaways": {k: share(forms[k]) for k in GIVEAWAYS},
         "real_share": share(real),
     }
-    if kinds:
-        out["kinds"] = {k: share(v) for k, v in sorted(kinds.items())}
+    if kinds:  # over the rows that name a kind
+        nk = sum(kinds.values())
+        out["kinds"] = {k: round(v / nk, 4) for k, v in sorted(kinds.items())}
     return out
 
 
