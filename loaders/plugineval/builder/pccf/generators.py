@@ -4,18 +4,22 @@
 synthesizer meant and is a cross-check only: its proposal never becomes gold by itself. An LLM
 generator (``llm``) lives in ``llm_roles.py``. Round k > 0 passes the history (proposals, validation
 errors, execution outcomes, assessments) so a generator can move to its next interpretation.
+
+Both text-only readings resolve a year-less date by the request's own order of events
+(``in_event_order``): 2月5日买的 beside 去年农历九月初一卖的 is the 2月5日 before the sale.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Protocol
 
 from plugineval.baselines.router import ReferenceRouter
 from plugineval.baselines.slotfill import SlotFiller, multi_fill
-from plugineval.baselines.textscan import resolve_references
+from plugineval.baselines.textscan import find_times, resolve_references
 from plugineval.catalog import Catalog
 from plugineval.schema import Call, Plugin
 
@@ -67,6 +71,70 @@ class Generator(Protocol):
     async def propose(self, task: Task, round_: int) -> Proposal: ...
 
 
+# an event said right after its date, and the events that come after it (买 … 卖, 入住 … 退房)
+_FIRST = re.compile(r"^(?:的)?\s*(?:就|才|先|是)?(买入|买|购入|申购|入手|入住|出发|借|开始|存入|存)")
+_THEN = re.compile(
+    r"^(?:的)?\s*(?:就|才|又|再|是)?(卖出|卖|赎回|抛|清仓|退房|离店|返回|回来|回程|还|结束|取出|取)"
+)
+
+
+def _occurrences(d: date) -> list[date]:
+    """The same month and day in the years around ``d`` (29 February only in leap years)."""
+    out = []
+    for y in range(d.year - 3, d.year + 3):
+        try:
+            out.append(d.replace(year=y))
+        except ValueError:
+            continue
+    return out
+
+
+def in_event_order(query: str, reference_time: str, calls: list[Call]) -> list[Call]:
+    """The calls with each year-less date moved to the year the request's order of events gives it:
+    a date said before its event (2月5日买的) is the last occurrence before the later event's date
+    (去年农历九月初一卖的: 2025-10-21 → 2025-02-05); a year-less date of a later event, after a first
+    event said with its year (去年12月1日入住，1月3日退房), the first occurrence after it. Dates said
+    with their year, or by a calendar fact, stay as said."""
+    firsts: list[tuple[date, bool]] = []
+    thens: list[tuple[date, bool]] = []
+    for m in find_times(query, reference_time):
+        if m.value.kind != "date" or not isinstance(m.value.start, date):
+            continue
+        after = query[m.end : m.end + 6]
+        bare = "year_inference" in m.steps
+        if _FIRST.match(after):
+            firsts.append((m.value.start, bare))
+        elif _THEN.match(after):
+            thens.append((m.value.start, bare))
+    if not firsts or not thens:
+        return calls
+    moved: dict[str, str] = {}
+    if not any(bare for _, bare in firsts):
+        start = max(d for d, _ in firsts)
+        for d, bare in thens:
+            later = [x for x in _occurrences(d) if x > start]
+            if bare and later and later[0] != d:
+                moved[d.isoformat()] = later[0].isoformat()
+    end = min(date.fromisoformat(moved.get(d.isoformat(), d.isoformat())) for d, _ in thens)
+    for d, bare in firsts:
+        earlier = [x for x in _occurrences(d) if x < end]
+        if bare and earlier and earlier[-1] != d:
+            moved[d.isoformat()] = earlier[-1].isoformat()
+    if not moved:
+        return calls
+
+    def fix(v: Any) -> Any:
+        if isinstance(v, str) and v[:10] in moved:
+            return moved[v[:10]] + v[10:]
+        if isinstance(v, list):
+            return [fix(x) for x in v]
+        if isinstance(v, dict):
+            return {k: fix(x) for k, x in v.items()}
+        return v
+
+    return [Call(name=c.name, arguments=fix(c.arguments)) for c in calls]
+
+
 class SlotParserGenerator:
     name = "slot_parser"
 
@@ -88,7 +156,8 @@ class SlotParserGenerator:
             elif best_missing is None:
                 best_missing = fills[0].missing
         if complete:
-            return Proposal(self.name, complete[min(round_ // 2, len(complete) - 1)])
+            calls = complete[min(round_ // 2, len(complete) - 1)]
+            return Proposal(self.name, in_event_order(task.query, task.reference_time, calls))
         return Proposal(self.name, None, best_missing or [], "missing_information")
 
 
@@ -118,7 +187,7 @@ class TemplateRetrieverGenerator:
             return Proposal(self.name, None, missing, "missing_information")
         if not calls or owners != {task.plugin.id}:
             return Proposal(self.name, None, [], "no_request" if not calls else "unsupported")
-        return Proposal(self.name, calls)
+        return Proposal(self.name, in_event_order(task.query, task.reference_time, calls))
 
 
 class IntendedGenerator:
