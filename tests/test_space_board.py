@@ -223,7 +223,14 @@ def test_an_unversioned_file_migrates_keeping_its_rows(tmp_path: Path, added: bo
 
     board = SqliteBoard(path)
     a, b = board.entries()
-    assert (a.content_hash, a.created, a.model, a.organisation, a.link, a.kind, a.status) == (
+    from plugineval_space.store import row_key
+
+    # version 2 keys a row by its submitter: the old key is the content digest; b is a verified baseline
+    assert (a.content_hash, b.content_hash) == (
+        row_key("submission", "h1", "org"),
+        row_key("baseline", "h2", ""),
+    )
+    assert (a.content_digest, a.created, a.model, a.organisation, a.link, a.kind, a.status) == (
         "h1",
         "2026-01-02 03:04:05",
         "old-a",

@@ -1,8 +1,14 @@
-"""Matplotlib figures (Agg backend; ASCII labels so that no CJK font is needed)."""
+"""Matplotlib figures (Agg backend; ASCII labels so that no CJK font is needed).
+
+Names are text: a model name is never read as matplotlib math text (every ``$`` is escaped, so a
+name such as ``$x^$`` shows as typed), and a leading ``_`` does not hide it from the legend. The
+leaderboard's plots draw from the rows' stored summaries (``summary.py``): recall per difficulty
+and the error profile's rates, at most ``summary.PLOT_ROWS`` models.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from plugineval import entries as E
@@ -30,17 +36,25 @@ def _figure(width: float, height: float) -> tuple[Any, Any]:
 
 
 def _ascii(s: str, n: int = 28) -> str:
+    """A name as plain text for a plot: ASCII, at most ``n`` characters, no math text (``$`` escaped:
+    matplotlib then shows it literally), never hidden from a legend by a leading ``_``."""
     a = s.encode("ascii", "replace").decode("ascii")
-    return a if len(a) <= n else a[: n - 1] + "~"
+    a = a if len(a) <= n else a[: n - 1] + "~"
+    a = a.replace("$", r"\$")
+    return " " + a if a.startswith("_") else a
 
 
-def recall_by_difficulty(named: Sequence[tuple[str, Sequence[dict[str, Any]]]]) -> Any:
-    """Grouped bars: recall on easy / medium / hard for each model."""
+def of_verdicts(entries: Sequence[Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What the two plots need from a list of verdicts: (recall per difficulty, error rates)."""
+    return M.breakdown(list(entries), E.DIFFICULTY), M.summarize(entries)["rates"]
+
+
+def recall_by_difficulty(named: Sequence[tuple[str, Mapping[str, Any]]]) -> Any:
+    """Grouped bars: recall on easy / medium / hard for each model (``breakdown`` by difficulty)."""
     fig, ax = _figure(8, 3.6)
     n = max(len(named), 1)
     width = 0.8 / n
-    for i, (name, entries) in enumerate(named):
-        by = M.breakdown(list(entries), E.DIFFICULTY)
+    for i, (name, by) in enumerate(named):
         vals = [100 * (by.get(d, {}).get("recall") or 0.0) for d in DIFFICULTIES]
         xs = [k + (i - (n - 1) / 2) * width for k in range(3)]
         ax.bar(xs, vals, width, label=_ascii(name), color=COLORS[i % len(COLORS)])
@@ -53,18 +67,17 @@ def recall_by_difficulty(named: Sequence[tuple[str, Sequence[dict[str, Any]]]]) 
     return fig
 
 
-def error_profile(named: Sequence[tuple[str, Sequence[dict[str, Any]]]]) -> Any:
-    """Horizontal stacked bars: each failure category as a share of its denominator."""
+def error_profile(named: Sequence[tuple[str, Mapping[str, Any]]]) -> Any:
+    """Horizontal stacked bars: each failure category as a share of its denominator (``summarize``'s
+    rates of each model)."""
     fig, ax = _figure(8, 1.9 + 0.5 * max(len(named), 1))
-    names = [_ascii(n) for n, _ in named]
+    ys = list(range(len(named)))
     left = [0.0] * len(named)
     for j, (key, label) in enumerate(ERRORS):
-        vals = []
-        for _, entries in named:
-            r = M.summarize(entries)["rates"].get(key)
-            vals.append(100 * (r or 0.0))
-        ax.barh(names, vals, left=left, label=label, color=COLORS[j % len(COLORS)])
+        vals = [100 * (rates.get(key) or 0.0) for _, rates in named]
+        ax.barh(ys, vals, left=left, label=label, color=COLORS[j % len(COLORS)])
         left = [a + b for a, b in zip(left, vals, strict=True)]
+    ax.set_yticks(ys, [_ascii(n) for n, _ in named])
     ax.invert_yaxis()
     ax.set_xlabel("% of positives (over recall: % of negatives)")
     ax.set_title("Error profile")

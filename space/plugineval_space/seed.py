@@ -2,8 +2,9 @@
 
 ``seed_baselines`` predicts with the frozen reference router (``baseline:router``), its always-call
 variant (the best-scoring tool, every time) and ``baseline:never-call``, scores each with the
-rules judge, and stores the rows as ``baseline`` / ``verified``. Rows are keyed by the content hash
-of the predictions, so seeding twice adds nothing.
+rules judge, and stores the rows as ``baseline`` / ``verified``. Rows are keyed in the baseline key
+space (``store.row_key``), which no submission can reach, so seeding twice adds nothing and a
+``/submit`` of a baseline's bytes (refused anyway: the names are reserved) cannot stop it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from plugineval.entries import to_json_map
 from plugineval.predict import BASELINES
 from plugineval.schema import Call, Record
 
-from .store import Board, Entry, content_hash
+from .store import Board, Entry, content_hash, row_key
 
 
 def baseline_predictors() -> dict[str, Callable[[Record], list[Call]]]:
@@ -56,7 +57,7 @@ def seed_baselines(
     for model, predict in baseline_predictors().items():
         data = predictions_jsonl(records, predict, model)
         digest = content_hash(data, model)
-        if board.has(digest):
+        if board.has(row_key("baseline", digest, organisation)):
             continue
         preds = parse_predictions(data.decode("utf-8").splitlines(), model, known)
         report = evaluate(preds, list(records), judge="rules", meta={"model": model})

@@ -1,5 +1,12 @@
 """What the page's events call: plain functions over the release and the board (no gradio here,
-except the ``gr.update`` objects the layout passes through, imported lazily)."""
+except the ``gr.update`` objects the layout passes through, imported lazily).
+
+Heavy work — scoring an upload, a submission or a bundle, re-scoring kept bundles, seeding the
+baselines — runs in the ``work.Pool`` (a child process each, bounded in number, time and memory), so
+the page and its API answer while it runs. The child scores against a ``_Deferred`` board that only
+records what would be stored; the server then stores it (``Board.add``: identity, duplicates and the
+storage budget are decided there, in one transaction).
+"""
 
 from __future__ import annotations
 
@@ -10,8 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from plugineval_space import browser, livejudge, plots, table
+from plugineval_space import summary as S
+from plugineval_space.hubboard import open_board
 from plugineval_space.release import Release
-from plugineval_space.store import Board, Entry, open_board
+from plugineval_space.store import Board, Entry, Refused
+from plugineval_space.work import Pool
+from plugineval_space.work import Refused as NotRun
+
+from plugineval.names import markdown_text as md
 
 
 def _env_float(name: str, default: float) -> float:
@@ -19,6 +32,90 @@ def _env_float(name: str, default: float) -> float:
         return float(os.environ.get(name, default))
     except ValueError:
         return default
+
+
+class _Deferred(Board):
+    """A board that stores nothing: what a child process would add is recorded and sent back."""
+
+    def __init__(self) -> None:
+        self.added: list[Entry] = []
+        self.bundles: list[tuple[str, str, bytes]] = []
+
+    def add(self, entry: Entry, *, imported: bool = False) -> bool:
+        if entry.summary is None:
+            entry.summary = S.compute(entry.verdicts, entry.more_trials)  # in the child, not the server
+        self.added.append(entry)
+        return True
+
+    def entries(self) -> list[Entry]:
+        return []
+
+    def has(self, digest: str) -> bool:
+        return False  # the server's board decides (Board.add)
+
+    @property
+    def description(self) -> str:
+        return "the leaderboard"
+
+    def add_bundle(self, digest: str, model: str, data: bytes) -> bool:
+        self.bundles.append((digest, model, data))
+        return True
+
+    def bundle(self, digest: str) -> bytes | None:
+        return None
+
+    def bundle_digests(self) -> list[str]:
+        return []
+
+
+def _judge_task(path: str | None, records: Any, mode: str) -> tuple[str, dict[str, Any], str]:
+    j = livejudge.judge_upload(path, records, mode)
+    return livejudge.metrics_markdown(j), dict(j.report.per_record), str(j.report_path)
+
+
+def _submit_task(
+    path: str | None, model: str, org: str, link: str, records: Any, mode: str
+) -> tuple[str, _Deferred]:
+    board = _Deferred()
+    return livejudge.submit(path, model, org, link, records, board, mode), board
+
+
+def _bundle_task(path: str | None, records: Any, mode: str) -> tuple[str, _Deferred]:
+    from plugineval_space.bundles import submit_bundle
+
+    board = _Deferred()
+    return submit_bundle(path, records, board, mode), board
+
+
+def _rescore_task(data: bytes, records: Any, mode: str) -> Entry:
+    from plugineval_space.bundles import score_bundle
+
+    from plugineval.submission import load_bundle
+
+    e = score_bundle(load_bundle(data), records, mode)
+    e.summary = S.compute(e.verdicts, e.more_trials)
+    return e
+
+
+def _seed_task(records: Any) -> list[Entry]:
+    from plugineval_space.seed import seed_baselines
+
+    board = _Deferred()
+    seed_baselines(records, board)
+    return board.added
+
+
+def _adopt_report(path: str) -> str:
+    """The child's report.json moved into a report folder of this process (so that the bounded list
+    of kept report folders, ``livejudge.new_report_dir``, counts it)."""
+    import shutil
+    from pathlib import Path
+
+    src = Path(path)
+    dst = livejudge.new_report_dir() / src.name
+    shutil.move(str(src), dst)
+    shutil.rmtree(src.parent, ignore_errors=True)
+    return str(dst)
 
 
 @dataclass
@@ -40,6 +137,7 @@ class Service:
     rescore_on_start: bool = field(
         default_factory=lambda: os.environ.get("PLUGINEVAL_SPACE_RESCORE", "1") != "0"
     )
+    pool: Pool = field(default_factory=Pool)
     _rescored: bool = field(default=False, repr=False)
     _seeded: set[str] = field(default_factory=set, repr=False)
     _seed_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -56,43 +154,82 @@ class Service:
         with self._seed_lock:
             if version in self._seeded:
                 return
-            from plugineval_space.seed import seed_baselines
-
             from plugineval.predict import BASELINES
 
             have = {
-                e.model for e in self.board.entries() if e.kind == "baseline" and e.dataset_version == version
+                e.model for e in self.board.rows() if e.kind == "baseline" and e.dataset_version == version
             }
             if not set(BASELINES) <= have:
-                seed_baselines(recs, self.board)
+                budget = max(self.pool.budget, 3600.0)
+                for e in self.pool.run(_seed_task, recs, lane="seed", budget=budget, what="Seeding"):
+                    self.board.add(e)
             self._seeded.add(version)
 
     def ensure_rescored(self) -> None:
-        """Once per process: every kept bundle without a row from the current judge version gets one
-        (so a new judge version re-scores them all; the old rows stay, labelled by version)."""
+        """Once per process, in the background: every kept bundle without a row from the current
+        judge version gets one (so a new judge version re-scores them all; the old rows stay,
+        labelled by version). The page does not wait for it."""
         if self._rescored or not self.rescore_on_start:
             return
         with self._seed_lock:
             if self._rescored:
                 return
-            from plugineval_space.bundles import rescore_all
-
-            rescore_all(self.board, self.release.records(self.split), self.judge_mode)
             self._rescored = True
+        threading.Thread(target=self.rescore_kept, name="rescore", daemon=True).start()
+
+    def rescore_kept(self) -> int:
+        """Score, each in the pool, every kept bundle that a row names and that has no row from this
+        judge version and mode; store the new rows (the old ones stay). Returns how many."""
+        from plugineval_space.bundles import row_hash
+
+        from plugineval._version import JUDGE_VERSION
+        from plugineval.judge import Judge
+
+        mode = Judge(self.judge_mode).mode  # type: ignore[arg-type]
+        rows = self.board.rows()
+        have = {e.content_digest or e.content_hash for e in rows}
+        named = dict.fromkeys(e.bundle_hash for e in rows if e.bundle_hash)
+        records = self.release.records(self.split)
+        done = 0
+        for digest in named:
+            if row_hash(digest, JUDGE_VERSION, mode) in have:
+                continue
+            data = self.board.bundle(digest)
+            if data is None:
+                continue
+            try:
+                e = self.pool.run(
+                    _rescore_task, data, records, self.judge_mode, lane="bundle", what="Re-scoring a bundle"
+                )
+                done += self.board.add(e)
+            except (
+                livejudge.UploadError,
+                ValueError,
+                NotRun,
+            ):  # e.g. a bundle of another release: left as is
+                continue
+        return done
 
     def entries(self) -> list[Entry]:
         self.ensure_seeded()
         self.ensure_rescored()
         return self.board.entries()
 
+    def rows(self) -> list[Entry]:
+        """Every row with its summary, not its verdicts (what the leaderboard draws from)."""
+        self.ensure_seeded()
+        self.ensure_rescored()
+        return self.board.rows()
+
     def labelled(self) -> dict[str, Entry]:
         """Model label → row (a repeated model name gets its short content hash)."""
+        from collections import Counter
+
         out: dict[str, Entry] = {}
-        es = self.entries()
-        names = [e.model for e in es]
+        es = self.rows()
+        names = Counter(e.model for e in es)
         for e in es:
-            label = e.model if names.count(e.model) == 1 else f"{e.model} [{e.content_hash[:8]}]"
-            out[label] = e
+            out[e.model if names[e.model] == 1 else f"{e.model} [#{e.id}]"] = e
         return out
 
     def leaderboard(
@@ -120,20 +257,25 @@ class Service:
                 "and within negatives. Recall, Accuracy (95% bootstrap intervals) and the error rates are "
                 "recomputed for every row from its stored per-record verdicts."
             )
-        es = self.entries()
+        es = self.rows()
         df = table.leaderboard(
             es,
             w,
             search=search or "",
-            columns=columns or None,
+            columns=[*(columns or table.COLUMN_NAMES), "Row"],
             status=status or None,
             types=types or None,
             sort_by=sort_by or "Recall",
             descending=bool(descending),
+            load=self.board.entry,
         )
-        shown = set(df["Model"])
-        named = [(e.model, list(e.verdicts.values())) for e in es if e.model in shown]
+        by_id = {e.id: e for e in es}
+        top = [by_id[i] for i in list(df["Row"])[: S.PLOT_ROWS]]  # the plots: the first rows as shown
+        if columns is not None and "Row" not in columns:
+            df = df.drop(columns=["Row"])
         note += f" {len(df)} of {len(es)} rows shown."
+        if len(df) > S.PLOT_ROWS:
+            note += f" The plots show the first {S.PLOT_ROWS} rows of the table as sorted and filtered."
         from plugineval._version import JUDGE_VERSION
 
         old = sum(e.judge_version != JUDGE_VERSION for e in es)
@@ -154,7 +296,13 @@ class Service:
                 f" {trained} row(s) declare trained_on_plugineval = yes (Trained on PluginEval column; the "
                 "About tab's contamination note says what that means)."
             )
-        return df, note, plots.recall_by_difficulty(named), plots.error_profile(named)
+        sums = [(e.model, table.summary_of(e)) for e in top]
+        return (
+            df,
+            note,
+            plots.recall_by_difficulty([(n, s["by_difficulty"]) for n, s in sums]),
+            plots.error_profile([(n, s["rates"]) for n, s in sums]),
+        )
 
     def compare(self, a: str | None, b: str | None) -> tuple[str, Any]:
         from plugineval import metrics as M
@@ -166,7 +314,7 @@ class Service:
         rows = self.labelled()
         if not a or not b or a not in rows or b not in rows:
             return "Choose two models on the leaderboard to compare.", None
-        ea, eb = rows[a], rows[b]
+        ea, eb = (self.board.entry(rows[x].id) or rows[x] for x in (a, b))  # type: ignore[arg-type]
 
         def rep(e: Entry) -> Report:
             es = list(e.verdicts.values())
@@ -227,42 +375,92 @@ class Service:
 
     # --- live judge -----------------------------------------------------------------------------
     def judge(self, path: str | None, failures_only: bool) -> tuple[str, str, Any, Any, Any, str | None, Any]:
-        """(status, metrics markdown, difficulty plot, error plot, per-record table, report.json, verdicts)."""
+        """(status, metrics markdown, difficulty plot, error plot, per-record table, report.json, verdicts).
+        Scored in the pool: a busy Space or a file past the time or memory budget is refused."""
         empty = livejudge.per_record_table({})
         try:
-            j = livejudge.judge_upload(path, self.release.records(self.split), self.judge_mode)
+            text, per_record, report = self.pool.run(
+                _judge_task, path, self.release.records(self.split), self.judge_mode, what="Scoring this file"
+            )
+        except NotRun as e:
+            livejudge.discard_upload(path)
+            return f"❌ {e}", "", None, None, empty, None, None
         except livejudge.UploadError as e:
             return f"❌ {e}", "", None, None, empty, None, None
+        by, rates = plots.of_verdicts(list(per_record.values()))
         name = "your predictions"
-        named = [(name, list(j.report.per_record.values()))]
         status = "✅ Valid predictions file: scored. Download `report.json` below, or submit it to the leaderboard."
         return (
             status,
-            livejudge.metrics_markdown(j),
-            plots.recall_by_difficulty(named),
-            plots.error_profile(named),
-            livejudge.per_record_table(j.report.per_record, failures_only),
-            str(j.report_path),
-            j.report.per_record,
+            text,
+            plots.recall_by_difficulty([(name, by)]),
+            plots.error_profile([(name, rates)]),
+            livejudge.per_record_table(per_record, failures_only),
+            _adopt_report(report),
+            per_record,
         )
 
     def failures(self, failures_only: bool, per_record: dict[str, Any] | None) -> Any:
         return livejudge.per_record_table(per_record or {}, bool(failures_only))
 
+    def _store(self, message: str, board: _Deferred) -> str:
+        """Store what a child scored (the bundle first, then the row) and say what became of it: a new
+        row (with its id, and the row it duplicates by content), or this submitter's existing row."""
+        for e in board.added:
+            self.board.admissible(e)
+        for digest, model, data in board.bundles:
+            self.board.add_bundle(digest, model, data)
+        if not board.added:
+            return "✅ " + message
+        e = board.added[0]
+        if not self.board.add(e):
+            return (
+                f"✅ Already on the leaderboard as row #{e.id}: you submitted this as **{md(e.model)}** before "
+                "(nothing changed)."
+            )
+        out = f"✅ {message} Row #{e.id}."
+        if e.duplicate_of is not None:
+            out += (
+                f"\n\n⚠️ The same content is on the leaderboard already, as row #{e.duplicate_of} of another "
+                f"submitter: yours is row #{e.id}, kept separately and marked as a duplicate of #{e.duplicate_of} "
+                "(Same as column)."
+            )
+        return out
+
     def submit(self, path: str | None, model: str, organisation: str, link: str) -> str:
         try:
-            return "✅ " + livejudge.submit(
-                path, model, organisation, link, self.release.records(self.split), self.board, self.judge_mode
+            message, board = self.pool.run(
+                _submit_task,
+                path,
+                model,
+                organisation,
+                link,
+                self.release.records(self.split),
+                self.judge_mode,
+                what="Scoring this submission",
             )
-        except livejudge.UploadError as e:
+            return self._store(message, board)
+        except NotRun as e:
+            livejudge.discard_upload(path)
+            return f"❌ {e}"
+        except (livejudge.UploadError, Refused) as e:
             return f"❌ {e}"
 
     def submit_bundle(self, path: str | None) -> str:
-        from plugineval_space.bundles import submit_bundle
-
         try:
-            return "✅ " + submit_bundle(path, self.release.records(self.split), self.board, self.judge_mode)
-        except livejudge.UploadError as e:
+            message, board = self.pool.run(
+                _bundle_task,
+                path,
+                self.release.records(self.split),
+                self.judge_mode,
+                lane="bundle",
+                what="Scoring this bundle",
+            )
+            return self._store(message, board)
+        except NotRun as e:
+            livejudge.discard_upload(path)
+            return f"❌ {e}"
+        except (livejudge.UploadError, Refused) as e:
             return f"❌ {e}"
 
     def rescore(self, token: str | None) -> str:
@@ -273,13 +471,13 @@ class Service:
             return "❌ Re-scoring from the page is off: set PLUGINEVAL_SPACE_ADMIN_TOKEN on the Space."
         if not hmac.compare_digest((token or "").encode(), self.admin_token.encode()):
             return "❌ Wrong maintainer token."
-        from plugineval_space.bundles import rescore_all
-
         from plugineval._version import JUDGE_VERSION
 
-        done = rescore_all(self.board, self.release.records(self.split), self.judge_mode)
+        done = self.rescore_kept()
         kept = len(self.board.bundle_digests())
-        return f"✅ Re-scored {len(done)} of {kept} kept bundle(s) with judge {JUDGE_VERSION}; the older rows stay."
+        return (
+            f"✅ Re-scored {done} of {kept} kept bundle(s) with judge {JUDGE_VERSION}; the older rows stay."
+        )
 
     def contamination(self) -> str:
         """The contamination note: the canary of the loaded records (the test split's; the other splits'

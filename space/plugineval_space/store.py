@@ -1,12 +1,21 @@
 """Leaderboard storage: one interface, two implementations.
 
-``SqliteBoard`` (the default): WAL journal, one transaction per submission, idempotent by a content
-hash of the predictions bytes and the model name (a UNIQUE column), so concurrent or repeated
-submissions never lose or duplicate a row. ``HubBoard``: the same rows in a Hub dataset repo (a
-JSONL snapshot uploaded with ``huggingface_hub`` after each new row), with a local SQLite cache.
+``SqliteBoard`` (the default): WAL journal, one transaction per submission. ``HubBoard``: the same
+rows in a Hub dataset repo (a JSONL snapshot uploaded with ``huggingface_hub`` after each new row),
+with a local SQLite cache.
 
-Each row keeps the report's per-record verdicts (zlib-compressed JSON) so that any difficulty
-mixture can be recomputed for every row without the dataset.
+Identity (docs/space.md, "Who a row belongs to"): a row is one submission, with its own id, its
+submitter (the organisation given) and its time. What was scored has a content digest (of the
+predictions bytes and model name, or of the bundle and judge); the row's key (``content_hash``, the
+UNIQUE column) is that digest bound to the submitter, so the same submitter sending the same thing
+twice changes nothing, while another submitter sending the same content gets a row of their own,
+marked as a duplicate of the first (``duplicate_of``), never merged into it and never blocked by it.
+Baseline rows have their own key space, written only by the seeding path; a submission may not use a
+reserved name (``plugineval.names.is_reserved``) nor a name confusable (``plugineval.names.skeleton``)
+with a row of another submitter. The file and the kept bundles have size budgets (``Budget``).
+
+Each row keeps the report's per-record verdicts (zlib-compressed JSON), and the summaries the page
+draws from (``summary.py``), computed when the row is written.
 """
 
 from __future__ import annotations
@@ -45,6 +54,64 @@ def content_hash(predictions: bytes, model: str) -> str:
     h.update(b"\x00model\x00")
     h.update(model.strip().encode("utf-8"))
     return h.hexdigest()
+
+
+class Refused(ValueError):
+    """The board will not store this row or bundle; ``str(e)`` is the message for the submitter."""
+
+
+def _who(organisation: str) -> str:
+    """The submitter a row belongs to: the organisation as given, compared without case, width or
+    spacing differences (stable: it is part of the row key)."""
+    import unicodedata
+
+    return " ".join(unicodedata.normalize("NFKC", organisation or "").casefold().split())
+
+
+def row_key(kind: str, digest: str, organisation: str) -> str:
+    """A row's key (the UNIQUE ``content_hash``): baselines in their own key space (only the seeding
+    path writes kind ``baseline``), a submission's content digest bound to its submitter."""
+    if kind == "baseline":
+        return hashlib.sha256(f"baseline\x00{digest}".encode()).hexdigest()
+    return hashlib.sha256(f"submission\x00{digest}\x00{_who(organisation)}".encode()).hexdigest()
+
+
+def _skeleton(text: str) -> str:
+    from plugineval.names import skeleton
+
+    return skeleton(text)
+
+
+def _mib(n: float) -> str:
+    return f"{n / 2**20:,.1f} MiB"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How large the board may grow: the SQLite file (rows and kept bundles) and, within it, the kept
+    bundles. Past either a new row or bundle is refused with a message (``Refused``)."""
+
+    board_bytes: int = 2048 * 2**20
+    bundle_bytes: int = 1024 * 2**20
+
+    @classmethod
+    def from_env(cls) -> Budget:
+        import os
+
+        def mb(name: str, default: int) -> int:
+            try:
+                return int(float(os.environ.get(name, default)) * 2**20)
+            except ValueError:
+                return default * 2**20
+
+        return cls(mb("PLUGINEVAL_SPACE_MAX_BOARD_MB", 2048), mb("PLUGINEVAL_SPACE_MAX_BUNDLES_MB", 1024))
+
+
+def _full(what: str, used: int, adding: int, limit: int) -> Refused:
+    return Refused(
+        f"The leaderboard's {what} is full: {_mib(used)} used of its {_mib(limit)} budget, and this needs "
+        f"{_mib(adding)} more. Nothing was stored: ask the maintainers to make room, or try again later."
+    )
 
 
 def pack_verdicts(per_record: dict[str, dict[str, Any]]) -> bytes:
@@ -106,9 +173,21 @@ class Entry:
     """As the bundle declares it; None: not declared."""
     more_trials: list[dict[str, dict[str, Any]]] = field(default_factory=list, metadata=_sql("BLOB"))
     """Verdicts of trials 2 … K when the submission carried K > 1 (``verdicts`` is trial 1)."""
+    content_digest: str = field(default="", metadata=_sql("TEXT NOT NULL DEFAULT ''"))
+    """What was scored (predictions bytes and model name, or bundle and judge); ``content_hash`` is
+    the row's key: this digest bound to its submitter. Empty on a row not yet stored: ``add`` moves
+    the given ``content_hash`` here and keys the row."""
+    duplicate_of: int | None = field(default=None, metadata=_sql("INTEGER"))
+    """The first row of another submitter with the same content digest, when there is one."""
+    summary: dict[str, Any] | None = field(default=None, compare=False, metadata=_sql("BLOB"))
+    """``summary.compute`` of the verdicts, stored when the row is written (the page draws from it)."""
+    id: int | None = field(default=None, compare=False)
+    """The row's id on this board (not a stored field: the table's primary key)."""
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
+        d.pop("summary")  # recomputed from the verdicts where the row is imported
+        d.pop("id")
         return d
 
     @classmethod
@@ -127,12 +206,24 @@ class Board(ABC):
     """Where leaderboard rows live."""
 
     @abstractmethod
-    def add(self, entry: Entry) -> bool:
-        """Store the row; False when a row with the same content hash exists (nothing changes)."""
+    def add(self, entry: Entry, *, imported: bool = False) -> bool:
+        """Store the row; False when this submitter has a row of the same content (nothing changes)."""
 
     @abstractmethod
     def entries(self) -> list[Entry]:
         """Every row, oldest first."""
+
+    def rows(self) -> list[Entry]:
+        """Every row with its summary, oldest first (the verdicts may be left out)."""
+        return self.entries()
+
+    def admissible(self, entry: Entry) -> None:
+        """``Refused`` when ``add`` would refuse the row's name (checked before keeping its bundle)."""
+        return None
+
+    def entry(self, row_id: int) -> Entry | None:
+        """One row, with its verdicts."""
+        return next((e for e in self.entries() if e.id == row_id), None)
 
     def count(self) -> int:
         return len(self.entries())
@@ -160,12 +251,13 @@ class Board(ABC):
 
 # --- the SQLite layout, derived from Entry ------------------------------------------------------------
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """``PRAGMA user_version`` of a board file. 0: the unversioned layout before it (the first table, and
-the columns later added to it on open); 1: every column of ``Entry``. Opening an older file migrates
-it (``_migrate``); a newer one is refused."""
+the columns later added to it on open); 1: every column of ``Entry`` up to ``more_trials``; 2: rows
+keyed by submitter (``content_digest``, ``duplicate_of``) and their stored ``summary``. Opening an
+older file migrates it (``_migrate``); a newer one is refused."""
 
-COLUMNS: dict[str, str] = {f.name: f.metadata["sql"] for f in fields(Entry)}
+COLUMNS: dict[str, str] = {f.name: f.metadata["sql"] for f in fields(Entry) if "sql" in f.metadata}
 """Column name → declaration, in ``Entry``'s order."""
 
 
@@ -174,10 +266,24 @@ def _same(v: Any) -> Any:
 
 
 # how a value is stored and read back where the column's type is not the field's
-_ENCODE: dict[str, Callable[[Any], Any]] = {"verdicts": pack_verdicts, "more_trials": _pack_trials}
+def _pack_summary(s: dict[str, Any] | None) -> bytes | None:
+    return None if s is None else zlib.compress(json.dumps(s, separators=(",", ":")).encode(), 6)
+
+
+def _unpack_summary(blob: bytes | None) -> dict[str, Any] | None:
+    return None if not blob else json.loads(zlib.decompress(blob))  # type: ignore[no-any-return]
+
+
+_ENCODE: dict[str, Callable[[Any], Any]] = {
+    "verdicts": pack_verdicts,
+    "more_trials": _pack_trials,
+    "summary": _pack_summary,
+}
 _DECODE: dict[str, Callable[[Any], Any]] = {
     "verdicts": unpack_verdicts,
     "more_trials": _unpack_trials,
+    "summary": _unpack_summary,
+    "content_digest": lambda s: s or "",
     "model_card": lambda s: s or "",  # NULL in a row added before the column had its default
     "trained_on_plugineval": lambda i: None if i is None else bool(i),
 }
@@ -219,6 +325,8 @@ def _migrate(con: sqlite3.Connection, path: Path) -> None:
                     if not _addable(decl):
                         raise RuntimeError(f"{path}: cannot add column {col} {decl} to existing rows")
                     con.execute(f"ALTER TABLE entries ADD COLUMN {col} {decl}")
+            if version < 2:
+                _rekey(con)
             con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         con.execute("COMMIT")
     except BaseException:
@@ -226,12 +334,56 @@ def _migrate(con: sqlite3.Connection, path: Path) -> None:
         raise
 
 
+def _rekey(con: sqlite3.Connection) -> None:
+    """Version 2: each row of an older file keyed by its submitter. Its old key was the content
+    digest; the maintainers' verified baselines move to the baseline key space (so a submission that
+    took a baseline's old key no longer stops seeding); rows of the same content by different
+    submitters get ``duplicate_of`` the first."""
+    rows = con.execute(
+        "SELECT id, content_hash, kind, status, organisation FROM entries WHERE content_digest = '' ORDER BY id"
+    ).fetchall()
+    first: dict[str, tuple[int, str]] = {}
+    for rid, digest, kind, status, org in rows:
+        baseline = kind == "baseline" and status == "verified"
+        key = row_key("baseline" if baseline else "submission", digest, org)
+        dup = first.get(digest)
+        con.execute(
+            "UPDATE entries SET content_digest = ?, content_hash = ?, duplicate_of = ? WHERE id = ?",
+            (digest, key, dup[0] if dup and dup[1] != _who(org) else None, rid),
+        )
+        first.setdefault(digest, (rid, _who(org)))
+
+
+LIGHT = [c for c in COLUMNS if c not in ("verdicts", "more_trials")]
+"""The columns the leaderboard reads (everything but the verdicts)."""
+
+
+def summary_version() -> int:
+    from .summary import VERSION
+
+    return VERSION
+
+
+def summarize(entry: Entry) -> dict[str, Any]:
+    from .summary import compute
+
+    return compute(entry.verdicts, entry.more_trials)
+
+
+def _decode(row_id: int, cols: list[str] | dict[str, str], values: Any) -> Entry:
+    d = {c: _DECODE.get(c, _same)(v) for c, v in zip(cols, values, strict=True)}
+    d.setdefault("verdicts", {})
+    return Entry(**d, id=row_id)
+
+
 class SqliteBoard(Board):
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, budget: Budget | None = None) -> None:
         self.path = Path(path)
+        self.budget = budget or Budget.from_env()
         self._init_lock = threading.Lock()
         self._ready = False
         self._cache: tuple[int, list[Entry]] | None = None  # (row count, entries)
+        self._light: tuple[int, list[Entry]] | None = None  # (row count, rows without verdicts)
 
     @property
     def description(self) -> str:
@@ -267,17 +419,79 @@ class SqliteBoard(Board):
         finally:
             con.close()
 
-    def add(self, entry: Entry) -> bool:
+    def _used(self, con: sqlite3.Connection) -> int:
+        page = con.execute("PRAGMA page_size").fetchone()[0]
+        pages = (
+            con.execute("PRAGMA page_count").fetchone()[0]
+            - con.execute("PRAGMA freelist_count").fetchone()[0]
+        )
+        return int(page * pages)
+
+    def _check_identity(self, con: sqlite3.Connection, entry: Entry) -> None:
+        """A submission's name: not reserved, not confusable with a row of another submitter."""
+        from plugineval.names import markdown_text, reserved_reason
+
+        why = reserved_reason(entry.model, entry.organisation)
+        if why is not None:
+            raise Refused(markdown_text(why))
+        mine, who = _skeleton(entry.model), _who(entry.organisation)
+        for rid, model, org in con.execute("SELECT id, model, organisation FROM entries ORDER BY id"):
+            if _who(org) != who and _skeleton(model) == mine:
+                raise Refused(
+                    f"The model name {markdown_text(entry.model)} is the same as, or looks like, "
+                    f"{markdown_text(model)} (row #{rid}) of another submitter "
+                    f"({markdown_text(org) or 'no organisation'}): choose a name of your own."
+                )
+
+    def admissible(self, entry: Entry) -> None:
+        if entry.kind != "baseline":
+            con = self._connect()
+            try:
+                self._check_identity(con, entry)
+            finally:
+                con.close()
+
+    def add(self, entry: Entry, *, imported: bool = False) -> bool:
+        """Store the row: True when new, False when this submitter has it already (``entry.id`` is then
+        the existing row's). A submission is refused (``Refused``) when its name is reserved or
+        confusable with another submitter's row, or when the board is past its budget; ``imported``
+        rows (a Hub snapshot's) are taken as they are."""
+        if not entry.content_digest:  # a new row: the given hash is its content; key it by submitter
+            entry.content_digest = entry.content_hash
+            entry.content_hash = row_key(entry.kind, entry.content_digest, entry.organisation)
+        if entry.summary is None or entry.summary.get("version") != summary_version():
+            entry.summary = summarize(entry)
+        values = tuple(_ENCODE.get(c, _same)(getattr(entry, c)) for c in COLUMNS)
         con = self._connect()
         try:
             con.execute("BEGIN IMMEDIATE")
+            old = con.execute(
+                "SELECT id FROM entries WHERE content_hash = ?", (entry.content_hash,)
+            ).fetchone()
+            if old is not None:
+                con.execute("COMMIT")
+                entry.id = old[0]
+                return False
+            if not imported:
+                size = sum(len(v) for v in values if isinstance(v, bytes | str))
+                used = self._used(con)
+                if used + size > self.budget.board_bytes:
+                    raise _full("storage", used, size, self.budget.board_bytes)
+                if entry.kind != "baseline":
+                    self._check_identity(con, entry)
+                dup = con.execute(
+                    "SELECT id, organisation FROM entries WHERE content_digest = ? ORDER BY id",
+                    (entry.content_digest,),
+                ).fetchall()
+                other = [rid for rid, org in dup if _who(org) != _who(entry.organisation)]
+                entry.duplicate_of = other[0] if other else None
+                values = tuple(_ENCODE.get(c, _same)(getattr(entry, c)) for c in COLUMNS)
             cur = con.execute(
-                f"INSERT OR IGNORE INTO entries ({', '.join(COLUMNS)}) "
-                f"VALUES ({', '.join('?' * len(COLUMNS))})",
-                tuple(_ENCODE.get(c, _same)(getattr(entry, c)) for c in COLUMNS),
+                f"INSERT INTO entries ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})", values
             )
             con.execute("COMMIT")
-            return cur.rowcount == 1
+            entry.id = cur.lastrowid
+            return True
         except BaseException:
             if con.in_transaction:
                 con.execute("ROLLBACK")
@@ -309,23 +523,75 @@ class SqliteBoard(Board):
             key = n * 1_000_003 + last
             if self._cache is not None and self._cache[0] == key:
                 return list(self._cache[1])
-            rows = con.execute(f"SELECT {', '.join(COLUMNS)} FROM entries ORDER BY id").fetchall()
+            rows = con.execute(f"SELECT id, {', '.join(COLUMNS)} FROM entries ORDER BY id").fetchall()
         finally:
             con.close()
-        out = [
-            Entry(**{c: _DECODE.get(c, _same)(v) for c, v in zip(COLUMNS, row, strict=True)}) for row in rows
-        ]
+        out = [_decode(row[0], COLUMNS, row[1:]) for row in rows]
         self._cache = (key, out)
         return list(out)
 
-    def add_bundle(self, digest: str, model: str, data: bytes) -> bool:
+    def rows(self) -> list[Entry]:
+        """Every row with its summary but without its verdicts (``verdicts`` empty), oldest first. A
+        row without a summary of the current version is summarized now, once, and the summary stored."""
         con = self._connect()
         try:
-            cur = con.execute(
-                "INSERT OR IGNORE INTO bundles (digest, created, model, data) VALUES (?, ?, ?, ?)",
-                (digest, datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S"), model, data),
+            (n, last) = con.execute("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM entries").fetchone()
+            key = n * 1_000_003 + last
+            if self._light is not None and self._light[0] == key:
+                return list(self._light[1])
+            got = con.execute(f"SELECT id, {', '.join(LIGHT)} FROM entries ORDER BY id").fetchall()
+            out = [_decode(row[0], LIGHT, row[1:]) for row in got]
+            for e in out:
+                if e.summary is None or e.summary.get("version") != summary_version():
+                    v, more = con.execute(
+                        "SELECT verdicts, more_trials FROM entries WHERE id = ?", (e.id,)
+                    ).fetchone()
+                    e.verdicts, e.more_trials = unpack_verdicts(v), _unpack_trials(more)
+                    e.summary = summarize(e)
+                    con.execute(
+                        "UPDATE entries SET summary = ? WHERE id = ?", (_pack_summary(e.summary), e.id)
+                    )
+                    e.verdicts, e.more_trials = {}, []
+        finally:
+            con.close()
+        self._light = (key, out)
+        return list(out)
+
+    def entry(self, row_id: int) -> Entry | None:
+        """One row with its verdicts."""
+        con = self._connect()
+        try:
+            row = con.execute(
+                f"SELECT id, {', '.join(COLUMNS)} FROM entries WHERE id = ?", (row_id,)
+            ).fetchone()
+        finally:
+            con.close()
+        return None if row is None else _decode(row[0], COLUMNS, row[1:])
+
+    def add_bundle(self, digest: str, model: str, data: bytes) -> bool:
+        """Keep a bundle; ``Refused`` past the bundle store's or the file's budget."""
+        con = self._connect()
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            if con.execute("SELECT 1 FROM bundles WHERE digest = ?", (digest,)).fetchone() is not None:
+                con.execute("COMMIT")
+                return False
+            kept = con.execute("SELECT COALESCE(SUM(LENGTH(data)), 0) FROM bundles").fetchone()[0]
+            if kept + len(data) > self.budget.bundle_bytes:
+                raise _full("bundle store", kept, len(data), self.budget.bundle_bytes)
+            used = self._used(con)
+            if used + len(data) > self.budget.board_bytes:
+                raise _full("storage", used, len(data), self.budget.board_bytes)
+            con.execute(
+                "INSERT INTO bundles (digest, created, model, data) VALUES (?, ?, ?, ?)",
+                (digest, _now(), model, data),
             )
-            return cur.rowcount == 1
+            con.execute("COMMIT")
+            return True
+        except BaseException:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise
         finally:
             con.close()
 
@@ -345,134 +611,9 @@ class SqliteBoard(Board):
             con.close()
 
 
-class HubBoard(Board):
-    """Rows in a Hub dataset repo (``leaderboard.jsonl``), mirrored in a local SQLite cache.
+def __getattr__(name: str) -> Any:  # the Hub board and the configured board live in hubboard.py
+    if name in ("HubBoard", "open_board"):
+        from . import hubboard
 
-    On first use the snapshot is downloaded and imported; each new row is written locally in one
-    transaction, then the whole snapshot is uploaded (serialised by a lock; a failed upload is
-    retried with the next row and reported, and the local row is never lost).
-    """
-
-    FILENAME = "leaderboard.jsonl"
-
-    def __init__(self, repo_id: str, cache: str | Path, token: str | None = None) -> None:
-        self.repo_id = repo_id
-        self.token = token
-        self.local = SqliteBoard(cache)
-        self._pulled = False
-        self._lock = threading.Lock()
-        self.last_error: str | None = None
-
-    @property
-    def description(self) -> str:
-        return f"Hub dataset {self.repo_id} (cache {self.local.path})"
-
-    def _pull(self) -> None:
-        if self._pulled:
-            return
-        with self._lock:
-            if self._pulled:
-                return
-            from huggingface_hub import hf_hub_download
-            from huggingface_hub.errors import EntryNotFoundError, RepositoryNotFoundError
-
-            try:
-                path = hf_hub_download(self.repo_id, self.FILENAME, repo_type="dataset", token=self.token)
-            except (EntryNotFoundError, RepositoryNotFoundError):
-                path = None
-            if path is not None:
-                for line in Path(path).read_text(encoding="utf-8").splitlines():
-                    if line.strip():
-                        self.local.add(Entry.from_json(json.loads(line)))
-            self._pulled = True
-
-    def _push(self) -> None:
-        from huggingface_hub import HfApi
-
-        rows = "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in self.local.entries())
-        HfApi(token=self.token).upload_file(
-            path_or_fileobj=rows.encode("utf-8"),
-            path_in_repo=self.FILENAME,
-            repo_id=self.repo_id,
-            repo_type="dataset",
-            commit_message=f"leaderboard: {self.local.count()} rows",
-        )
-
-    def add(self, entry: Entry) -> bool:
-        self._pull()
-        added = self.local.add(entry)
-        if added or self.last_error:
-            with self._lock:
-                for attempt in range(3):
-                    try:
-                        self._push()
-                        self.last_error = None
-                        break
-                    except Exception as e:  # network trouble: the row stays in the cache
-                        self.last_error = f"upload to {self.repo_id} failed: {e}"
-                        time.sleep(0.5 * (attempt + 1))
-        return added
-
-    def entries(self) -> list[Entry]:
-        self._pull()
-        return self.local.entries()
-
-    def count(self) -> int:
-        self._pull()
-        return self.local.count()
-
-    def has(self, digest: str) -> bool:
-        self._pull()
-        return self.local.has(digest)
-
-    def add_bundle(self, digest: str, model: str, data: bytes) -> bool:
-        """Kept in the local cache and uploaded as ``bundles/<digest>.zip`` to the repo."""
-        self._pull()
-        added = self.local.add_bundle(digest, model, data)
-        if added:
-            from huggingface_hub import HfApi
-
-            try:
-                HfApi(token=self.token).upload_file(
-                    path_or_fileobj=data,
-                    path_in_repo=f"bundles/{digest}.zip",
-                    repo_id=self.repo_id,
-                    repo_type="dataset",
-                    commit_message=f"bundle {digest[:12]} ({model})",
-                )
-            except Exception as e:  # the bundle stays in the cache; the row says where it came from
-                self.last_error = f"upload of bundle {digest[:12]} to {self.repo_id} failed: {e}"
-        return added
-
-    def bundle(self, digest: str) -> bytes | None:
-        self._pull()
-        data = self.local.bundle(digest)
-        if data is not None:
-            return data
-        from huggingface_hub import hf_hub_download
-        from huggingface_hub.errors import EntryNotFoundError, RepositoryNotFoundError
-
-        try:
-            path = hf_hub_download(
-                self.repo_id, f"bundles/{digest}.zip", repo_type="dataset", token=self.token
-            )
-        except (EntryNotFoundError, RepositoryNotFoundError):
-            return None
-        return Path(path).read_bytes()
-
-    def bundle_digests(self) -> list[str]:
-        """The bundles the rows were scored from (the repo's rows name them), oldest first."""
-        self._pull()
-        seen = dict.fromkeys(e.bundle_hash for e in self.local.entries() if e.bundle_hash)
-        return [*seen, *(d for d in self.local.bundle_digests() if d not in seen)]
-
-
-def open_board(db: str | Path | None = None, hub_repo: str | None = None) -> Board:
-    """The configured board: a Hub repo when ``hub_repo`` (or $PLUGINEVAL_SPACE_HUB_REPO) is set, else SQLite."""
-    import os
-
-    db = db or os.environ.get("PLUGINEVAL_SPACE_DB") or "space_data/leaderboard.sqlite"
-    hub_repo = hub_repo or os.environ.get("PLUGINEVAL_SPACE_HUB_REPO")
-    if hub_repo:
-        return HubBoard(hub_repo, Path(db).with_suffix(".hubcache.sqlite"), token=os.environ.get("HF_TOKEN"))
-    return SqliteBoard(db)
+        return getattr(hubboard, name)
+    raise AttributeError(name)

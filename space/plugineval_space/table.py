@@ -1,21 +1,23 @@
-"""Leaderboard rows from stored verdicts: any difficulty mixture, with bootstrap intervals
+"""Leaderboard rows from stored summaries: any difficulty mixture, with bootstrap intervals
 (``plugineval.metrics.mixture_bootstrap``).
 
-Everything here is recomputed from the per-record verdicts kept with each row (no dataset needed),
-so a mixture change re-scores every row the same way ``plugineval.metrics.mixture`` does.
+Every column comes from the summary stored with each row when it was written (``summary.py``: the
+per-stratum figures and resample sums), so a mixture change re-scores every row exactly as
+``plugineval.metrics.mixture`` and ``mixture_bootstrap`` would from its verdicts, without reading
+them. A row without a summary (not stored yet) is summarized from its verdicts.
 """
 
 from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from plugineval import entries as E
 from plugineval import metrics as M
-from plugineval.judge import Outcome
 
+from . import summary as S
 from .store import Entry
 
 PRESETS: dict[str, tuple[float, float, float]] = {
@@ -26,6 +28,7 @@ CUSTOM = "custom (sliders)"
 
 # (column, datatype); percentages are numbers so that sorting is numeric
 COLUMNS: list[tuple[str, str]] = [
+    ("Row", "number"),
     ("Model", "str"),
     ("Organisation", "str"),
     ("Date", "str"),
@@ -57,6 +60,7 @@ COLUMNS: list[tuple[str, str]] = [
     ("Status", "str"),
     ("Trained on PluginEval", "str"),
     ("Model card", "str"),
+    ("Same as", "str"),
 ]
 COLUMN_NAMES = [c for c, _ in COLUMNS]
 DEFAULT_COLUMNS = [
@@ -95,22 +99,41 @@ def _pct(x: float | None) -> float | None:
 
 _CACHE: dict[tuple[str, tuple[float, ...]], dict[str, Any]] = {}
 _CACHE_LOCK = threading.Lock()
-_CACHE_MAX = 4096
+_CACHE_MAX = 8192
 
 
-def score_entry(entry: Entry, weights: tuple[float, float, float]) -> dict[str, Any]:
-    """Mixture metrics, intervals and per-difficulty recall of one row (cached by content hash)."""
+def summary_of(entry: Entry) -> dict[str, Any]:
+    """The row's stored summary (computed from its verdicts when it has none)."""
+    if entry.summary is None or entry.summary.get("version") != S.VERSION:
+        entry.summary = S.compute(entry.verdicts, entry.more_trials)
+    return entry.summary
+
+
+def score_entry(
+    entry: Entry, weights: tuple[float, float, float], load: Callable[[int], Entry | None] | None = None
+) -> dict[str, Any]:
+    """Mixture metrics, intervals and per-difficulty recall of one row, from its summary (cached by
+    row key and weights). ``load`` reads the row's verdicts when the stored resample sums cannot give
+    the intervals (weights that leave a whole side unweighted)."""
     key = (entry.content_hash, tuple(round(w, 6) for w in weights))
     with _CACHE_LOCK:
         hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    es = E.typed(entry.verdicts.values())  # converted once for the three
+    s = summary_of(entry)
+    ci = S.mixture_ci(s, weights)
+    if ci is None:
+        full = entry if entry.verdicts else (load(entry.id) if load and entry.id is not None else None)
+        ci = (
+            M.mixture_bootstrap(E.typed(full.verdicts.values()), weights)
+            if full
+            else {"recall": None, "accuracy": None}
+        )
     out = {
-        "mixture": M.mixture(es, weights),
-        "ci": M.mixture_bootstrap(es, weights),
-        "by": M.breakdown(es, "difficulty"),
-        "trials": trial_spread(entry, weights),
+        "mixture": S.mixture(s["strata"], weights),
+        "ci": ci,
+        "by": s["by_difficulty"],
+        "trials": S.trial_spread(s, weights),
     }
     with _CACHE_LOCK:
         if len(_CACHE) >= _CACHE_MAX:
@@ -122,16 +145,7 @@ def score_entry(entry: Entry, weights: tuple[float, float, float]) -> dict[str, 
 def trial_spread(entry: Entry, weights: tuple[float, float, float]) -> dict[str, Any] | None:
     """How much the row's mixture Recall moves between its trials: the per-trial values, the sample
     standard deviation (n − 1), min and max, and pass^K of the positives; None for one trial."""
-    if not entry.more_trials:
-        return None
-    from plugineval.trials import pass_hat_k, spread_of
-
-    trials = [entry.verdicts, *entry.more_trials]
-    s = spread_of([M.mixture(list(t.values()), weights)["recall"] for t in trials])
-    outcomes = {rid: [t.get(rid, {}).get(E.OUTCOME, Outcome.FN) for t in trials] for rid in entry.verdicts}
-    kinds = {rid: e[E.KIND] for rid, e in entry.verdicts.items()}
-    _, pk = pass_hat_k(outcomes, kinds)
-    return {"k": len(trials), "spread": s, "pass_k": pk[str(len(trials))]}
+    return S.trial_spread(summary_of(entry), weights)
 
 
 def _figure(x: float | None, digits: int) -> float | None:
@@ -144,8 +158,10 @@ def _ci(c: list[float] | None) -> str:
     return "" if not c else f"[{100 * c[0]:.1f}, {100 * c[1]:.1f}]"
 
 
-def entry_row(entry: Entry, weights: tuple[float, float, float]) -> dict[str, Any]:
-    s = score_entry(entry, weights)
+def entry_row(
+    entry: Entry, weights: tuple[float, float, float], load: Callable[[int], Entry | None] | None = None
+) -> dict[str, Any]:
+    s = score_entry(entry, weights, load)
     mx, rates, by, t = s["mixture"], s["mixture"]["rates"], s["by"], s["trials"]
 
     def diff_recall(d: str) -> float | None:
@@ -153,6 +169,7 @@ def entry_row(entry: Entry, weights: tuple[float, float, float]) -> dict[str, An
         return _pct(b["recall"]) if b and b["positives"] else None
 
     return {
+        "Row": entry.id,
         "Model": entry.model,
         "Organisation": entry.organisation,
         "Date": entry.created[:10],
@@ -186,6 +203,7 @@ def entry_row(entry: Entry, weights: tuple[float, float, float]) -> dict[str, An
         "Status": entry.status,
         "Trained on PluginEval": {True: "yes", False: "no"}.get(entry.trained_on_plugineval, "—"),  # type: ignore[arg-type]
         "Model card": entry.model_card,
+        "Same as": "" if entry.duplicate_of is None else f"#{entry.duplicate_of}",
     }
 
 
@@ -200,6 +218,7 @@ def leaderboard(
     dataset: str | None = None,
     sort_by: str = "Recall",
     descending: bool = True,
+    load: Callable[[int], Entry | None] | None = None,
 ) -> Any:
     """A pandas DataFrame of the rows that pass the filters, sorted, with the chosen columns."""
     import pandas as pd
@@ -215,7 +234,7 @@ def leaderboard(
             continue
         if dataset and dataset != "all" and e.dataset_version != dataset:
             continue
-        rows.append(entry_row(e, weights))
+        rows.append(entry_row(e, weights, load))
     cols = [c for c in COLUMN_NAMES if c in (columns or COLUMN_NAMES)]
     if "Model" not in cols:
         cols = ["Model", *cols]
