@@ -3,7 +3,7 @@ real requests, or — with ``--write-reference`` — the reference profile measu
 real requests (one ``{"text": ...}`` per line).
 
 The reference corpus itself never enters the project (its license does not allow redistribution,
-SPEC §1): only its aggregate profile does, with its provenance, in
+docs/authoring.md): only its aggregate profile does, with its provenance, in
 ``loaders/plugineval/builder/real/realism_reference.json``.
 
     .venv/bin/python benchmarks/realism_profile.py dist/plugineval-zh

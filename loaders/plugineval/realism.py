@@ -1,6 +1,6 @@
 """A realism profile of a set of requests: how long they are, how often each rare form and each
 giveaway of generated text appears, how many come from real requests, and the mix of kinds — to
-set a split beside requests people really send (SPEC revision 3, §1 and §7; the build report and
+set a split beside requests people really send (docs/authoring.md, docs/probes.md; the build report and
 the card print it per split beside a reference profile).
 
 The detectors are deliberately plain regular expressions over the request text (linear, no

@@ -88,7 +88,7 @@ class CalendarCfg(_Strict):
     """The opt-in ``calendar`` config: readings with a lunar date, a solar term, a 调休 working-day
     count, a city nickname or a time in another zone (the stress forms and ``deepen``'s readings),
     built beside the default configs from the same catalog and seed, written under
-    ``data/calendar/``; no default score includes it (SPEC revision 3, §1)."""
+    ``data/calendar/``; no default score includes it (docs/authoring.md)."""
 
     splits: dict[Split, SplitBudget]
 

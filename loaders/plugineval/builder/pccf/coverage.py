@@ -43,8 +43,8 @@ def pattern_steps(p: Pattern, g: PluginGrammar) -> set[str]:
 
 def depth(steps: set[str] | list[str]) -> int:
     """A positive's inference depth: its inference steps (a relative time, an implied intent, a unit,
-    an implicit entity…; surface rewrites such as 3月20号 or 下午三点 leave a record easy; SPEC
-    revision 3 §3, docs/format.md §2.4)."""
+    an implicit entity…; surface rewrites such as 3月20号 or 下午三点 leave a record easy;
+    docs/format.md §2.4)."""
     return len(set(steps) & DEEP_STEPS)
 
 

@@ -1,5 +1,5 @@
 """The realism profile of each split of a release, beside the reference profile of real requests:
-for the build report and the card (SPEC revision 3, §1; issue: requests people actually send)."""
+for the build report and the card (docs/authoring.md)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from plugineval.realism import GIVEAWAYS, RARE_FORMS, profile
 from plugineval.schema import SPLITS
 
 REFERENCE = Path(__file__).resolve().parents[1] / "real" / "realism_reference.json"
-RARE_LIMIT = 0.02  # each rare form at most 2 % of a default split (SPEC revision 3, §1)
+RARE_LIMIT = 0.02  # each rare form at most 2 % of a default split (docs/authoring.md)
 
 
 def reference() -> dict[str, Any] | None:

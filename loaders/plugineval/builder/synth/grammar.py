@@ -30,7 +30,7 @@ SlotType = Literal[
 ]  # fmt: skip
 Step = Literal[
     # inferences a reader makes beyond copying the request's words: each counts toward the depth
-    # (SPEC revision 3, §3; docs/format.md §2.4)
+    # (docs/format.md §2.4)
     "relative_time",  # 明天, 下周三, 月底 → a date resolved against now
     "implied_intent",  # 明天出门要带伞吗 asks for a forecast: the request does not name the action
     "unit_conversion",  # 三斤 → 1.5 kg, 1米75 → 175 cm
@@ -48,7 +48,7 @@ Step = Literal[
 ]
 STEPS: tuple[str, ...] = get_args(Step)  # the inference steps a pattern may declare
 DEEP_STEPS = frozenset(STEPS[:9])
-"""The steps that make a positive harder (SPEC revision 3, §3): a relative time resolved against
+"""The steps that make a positive harder (docs/format.md §2.4): a relative time resolved against
 now, an implied intent, a unit conversion, an implicit entity, and — where the request carries
 them — a calendar fact, date arithmetic or a time zone. The rest are surface rewrites (3月20号 for a
 date, 三张 for 3, 下午三点 for 15:00) and leave a record easy."""
@@ -56,7 +56,7 @@ date, 三张 for 3, 下午三点 for 15:00) and leave a record easy."""
 #: slot forms that exist to test calendar and place reasoning (a lunar date, a far lunar date, a
 #: working-day count, a city nickname, a time in another zone): people seldom say them, so a
 #: pattern that uses one — and every reading ``deepen`` derives — belongs to the opt-in
-#: ``calendar`` config, never to the default configs (SPEC revision 3, §1)
+#: ``calendar`` config, never to the default configs (docs/authoring.md)
 STRESS_FORMS = frozenset({"nick", "cal", "far", "work", "tz"})
 Profile = Literal["default", "calendar"]
 
