@@ -18,7 +18,12 @@ SCHEMA_VERSION = "1.0"
 # 1.2.2: the new calendar expressions as argument values (明年农历三月初八, 春节前最后一个工作日,
 #   霜降那天) are relative dates too (reason `relative`); 1.2.1 called them unparsed; a place named with
 #   the call's city's nickname in front is that place (蓉城红灯笼粤菜馆 with city 成都)
-JUDGE_VERSION = "1.2.2"
+# 1.3.0: arrays declared `unordered` in tool_annotations compare as multisets (the drugs of an interaction
+#   check in any order); an entity named with or without a generic suffix where the store's data says
+#   it is one entity (河南 = 河南队); a declared alias of the tool's default counts as the default
+#   (cabin 经济舱 where the default is economy); an array's items mapped by their aliases before the
+#   schema check
+JUDGE_VERSION = "1.3.0"
 # scorer 1.1.0: a positive's entry carries its counted inference steps (`steps`), and the metrics are
 #   broken down by step (`by.steps`: recall per calendar_fact, date_arithmetic, timezone_conversion …)
 SCORER_VERSION = "1.1.0"
