@@ -1,7 +1,7 @@
 """PCCF roles served by an LLM through the model seam (``plugineval.models``; any OpenAI-compatible
 endpoint, or the mock provider with ``base_url = "mock://…"``).
 
-Each role has a versioned prompt file (``prompts/<role>_v1.txt``) and a typed structured output. The
+Each role has a versioned prompt file (``prompts/<role>_v<N>.txt``, ``PROMPT_VERSIONS``) and a typed structured output. The
 seam gives every role bounded concurrency, retries with back-off (429 / 5xx / time-outs), a rate limit
 and the disk cache, keyed by the request as sent (the prompt's text, model, temperature, seed,
 response format, messages). The builder's roles run as the seam's roles: ``generator``;
@@ -26,6 +26,9 @@ from plugineval.schema import Call
 from .generators import Proposal, Task
 
 PROMPTS = Path(__file__).parent / "prompts"
+#: the prompt version of each role (``prompts/<role>_v<N>.txt``); a role not listed uses v1. The
+#: synthesizer's v2 writes requests as people make them (docs/authoring.md).
+PROMPT_VERSIONS = {"synthesizer": 2}
 Role = Literal["synthesizer", "generator", "argument_evaluator", "result_evaluator", "router", "strengthener"]
 ROLES: tuple[str, ...] = (
     "synthesizer",
@@ -147,7 +150,7 @@ class RoleClient:
         from plugineval.models.structured import parse, response_format
 
         cfg = self.roles[role]
-        prompt = (PROMPTS / f"{role}_v1.txt").read_text(encoding="utf-8")
+        prompt = (PROMPTS / f"{role}_v{PROMPT_VERSIONS.get(role, 1)}.txt").read_text(encoding="utf-8")
         messages = [
             {"role": "system", "content": prompt},
             {"role": "user", "content": "DATA:\n" + json.dumps(data, ensure_ascii=False, sort_keys=True)},
