@@ -306,3 +306,11 @@ def test_unordered_is_refused_on_an_argument_that_is_not_an_array() -> None:
     }
     with pytest.raises(ValueError, match="unordered but is not an array"):
         ToolSpec.model_validate(spec)
+
+
+def test_the_judges_entity_names_are_the_stores() -> None:
+    """The judge reads the store's entity names from its own data file (a core install has no
+    builder); the file is what the store's data modules give (regenerate: ``_entities.write_data``)."""
+    from plugineval.judge._entities import DATA, store_names
+
+    assert json.loads(DATA.read_text(encoding="utf-8")) == store_names()

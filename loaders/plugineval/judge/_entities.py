@@ -15,13 +15,17 @@ Two names are one entity here only where the data says so, never by a blanket st
 Stations and airports are not extended this way: the gazetteer lists every name of each one
 (海口火车站 is 海口站), and a stem such as 虹桥 names a station, an airport and a district at once.
 
-A cold path: the judge asks only about a text pair the other rules left undecided, and the data is
-read once, on the first pair that has the shape (one name is the other plus a generic suffix).
+A cold path: the judge asks only about a text pair the other rules left undecided, and the data
+(``data/entities.json``, kept from the store's data modules: ``store_names``) is read once, on the
+first pair that has the shape (one name is the other plus a generic suffix).
 """
 
 from __future__ import annotations
 
 import functools
+import json
+from pathlib import Path
+from typing import Any
 
 from ..normalize import normalize_text
 
@@ -58,30 +62,58 @@ def index_of(names: dict[str, set[str]]) -> Index:
     )
 
 
-@functools.cache
-def data_index() -> Index:
-    """The entity names the store's data holds (its fixed and its generated names), read once."""
+DATA = Path(__file__).parent / "data" / "entities.json"
+
+
+def store_names() -> dict[str, Any]:
+    """The entity names of the store's data, as ``data/entities.json`` keeps them: the leagues' teams,
+    the nicknames the store resolves to a team, the parts the restaurant generator joins (a prefix and
+    a cuisine's suffix), the fixed organisation names. Reads the builder's data modules: the judge
+    itself reads the file (a core install has no builder), and a test checks the two agree.
+    Regenerate after a change to the store's names::
+
+        .venv/bin/python -c "from plugineval.judge._entities import write_data; write_data()"
+    """
     from ..builder.tools.domains import entertainment_data as ent
     from ..builder.tools.domains import food_data as food
     from ..builder.tools.domains import health_data as health
 
+    return {
+        "teams": sorted({t for league in ent.LEAGUES.values() for t in league[2]}),
+        "team_nicknames": dict(sorted(ent.TEAM_ALIASES.items())),
+        "restaurant_prefixes": sorted(set(food.NAME_PREFIX)),
+        "restaurant_suffixes": sorted({s for c in food.CUISINES.values() for s in c[1]}),
+        "organisations": sorted({*health.PHARMACY_CHAINS, *ent.TROUPES, *ent.PUBLISHERS, *ent.CINEMA_BRANDS}),
+    }
+
+
+def write_data() -> None:
+    DATA.write_text(json.dumps(store_names(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def names_of(data: dict[str, Any]) -> dict[str, set[str]]:
+    """Name -> the entities it names, from the kept store names."""
     names: dict[str, set[str]] = {}
 
     def add(name: str, entity: str) -> None:
         names.setdefault(name, set()).add(entity)
 
-    for league in ent.LEAGUES.values():
-        for team in league[2]:
-            add(team, "team:" + team)
-    for nickname, team in ent.TEAM_ALIASES.items():
+    for team in data["teams"]:
+        add(team, "team:" + team)
+    for nickname, team in data["team_nicknames"].items():
         add(nickname, "team:" + team)
-    for cuisine in food.CUISINES.values():
-        for prefix in food.NAME_PREFIX:
-            for suffix in cuisine[1]:
-                add(prefix + suffix, "restaurant:" + prefix + suffix)
-    for org in (*health.PHARMACY_CHAINS, *ent.TROUPES, *ent.PUBLISHERS, *ent.CINEMA_BRANDS):
+    for prefix in data["restaurant_prefixes"]:
+        for suffix in data["restaurant_suffixes"]:
+            add(prefix + suffix, "restaurant:" + prefix + suffix)
+    for org in data["organisations"]:
         add(org, "organisation:" + org)
-    return index_of(names)
+    return names
+
+
+@functools.cache
+def data_index() -> Index:
+    """The entity names the store's data holds (``data/entities.json``), read once."""
+    return index_of(names_of(json.loads(DATA.read_text(encoding="utf-8"))))
 
 
 @functools.lru_cache(maxsize=65536)
