@@ -96,13 +96,14 @@ def clean_name(text: object, field: str, max_len: int = MAX_NAME, required: bool
     if not isinstance(text, str):
         raise InvalidName(f"{field}: must be text, got {type(text).__name__}")
     norm = unicodedata.normalize("NFKC", text)
-    for i, ch in enumerate(norm):
-        cp = ord(ch)
-        if cp in _INVISIBLE or unicodedata.category(ch) in _REFUSED_CATEGORIES:
-            raise InvalidName(
-                f"{field}: {_kind(cp)}, {_describe(ch)}, at character {i + 1}: control, bidirectional, "
-                "zero-width and invisible characters are not allowed"
-            )
+    for form in (text, norm):  # as typed first, so that the message names the character typed
+        for i, ch in enumerate(form):
+            cp = ord(ch)
+            if cp in _INVISIBLE or unicodedata.category(ch) in _REFUSED_CATEGORIES:
+                raise InvalidName(
+                    f"{field}: {_kind(cp)}, {_describe(ch)}, at character {i + 1}: control, "
+                    "bidirectional, zero-width and invisible characters are not allowed"
+                )
     norm = norm.strip()
     if not norm:
         if required:
@@ -265,13 +266,15 @@ def refuse_reserved(name: str, organisation: str = "") -> None:
         raise InvalidName(why)
 
 
-# what Markdown (CommonMark + GFM tables, strikethrough) or HTML reads as markup inside a line;
-# a backslash before ASCII punctuation makes it literal
-_MARKUP = re.compile(r"([\\`*_\[\]()<>!|~&$#{}])")
+# what Markdown (CommonMark + GFM tables, strikethrough) or HTML reads as markup inside a line (a
+# backslash before ASCII punctuation makes it literal): links and images need their brackets, raw
+# HTML and autolinks their angle brackets, emphasis and code their * _ ~ `, math its $; a bare
+# http(s) URL may still be shown as a link to itself by the renderer (a link, never a fetch)
+_MARKUP = re.compile(r"([\\`*_\[\]<>|~&$])")
 _BREAKS = re.compile(r"[\r\n\u2028\u2029\x85\x0b\x0c]+")
 
 
 def markdown_text(text: object) -> str:
-    """``text`` (any user-given string) made literal inside a Markdown line or table cell: markup and
-    HTML characters backslash-escaped, line breaks turned into spaces."""
+    """``text`` (any user-given string) made literal inside a Markdown line or table cell (not at the
+    start of a line): markup and HTML characters backslash-escaped, line breaks turned into spaces."""
     return _MARKUP.sub(r"\\\1", _BREAKS.sub(" ", str(text)))
