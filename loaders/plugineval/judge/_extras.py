@@ -1,5 +1,6 @@
 """What a record accepts beyond its gold calls as written (docs/format.md §2.1-§2.2, §5): an ``extra`` argument with a
-listed value, and other complete call lists (``alternative_calls``) scored like the gold.
+listed value, and other complete call lists (``alternative_calls``) scored like the gold; and the
+underspecified diagnostic (``asks_for``: does the reply ask for a missing argument).
 
 Cold paths, kept out of the per-pair code of ``_core``: a record without these features never
 reaches them."""
