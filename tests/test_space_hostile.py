@@ -406,7 +406,7 @@ def test_each_zip_failure_is_one_clear_message(
 ) -> None:  # type: ignore[no-untyped-def,type-arg]
     data = make()
     with pytest.raises(BundleError) as e:
-        load_bundle(data, label="b.zip")
+        load_bundle(data)
     assert len(e.value.problems) == 1 and want in str(e.value.problems[0]), e.value.problems
     up = _upload(uploads, "b.zip", data)
     with pytest.raises(livejudge.UploadError) as u:
