@@ -25,6 +25,12 @@ def test_units_fill_in_the_order_they_are_written() -> None:
     assert _fill("unit_convert", "请把58千克换算成斤") == {"value": 58.0, "from_unit": "kg", "to_unit": "jin"}
 
 
+def test_a_bills_year_less_month_is_the_past_one() -> None:
+    # 3月18日: "6月份" of a bill is last June, "2月" this February
+    assert _fill("utility_bill_query", "6月份的水费，南京户号5398045516")["month"] == "2025-06"  # type: ignore[index]
+    assert _fill("utility_bill_query", "2月电费，南京户号5398045516")["month"] == "2026-02"  # type: ignore[index]
+
+
 # --- structure, context references, declined mentions: tests/cases/slotfill.jsonl ------------------
 def _cases() -> list[dict]:  # type: ignore[type-arg]
     import json

@@ -150,6 +150,7 @@ class SlotFiller:
         self.props: dict[str, Any] = params.get("properties", {}) or {}
         self.required: list[str] = list(params.get("required", []) or [])
         self.aliases: dict[str, list[tuple[str, Any]]] = {}
+        self._ref_month = ""  # the reference time's YYYY-MM, set by fill
         for arg, sch in self.props.items():
             pairs: list[tuple[str, Any]] = []
             ann = (annotations or {}).get(arg) or {}
@@ -166,6 +167,7 @@ class SlotFiller:
         # a request that comes with its context ("EK: …\nquery: …") is read alone, its explicit
         # references to the context ("小李微信里提到的地点") replaced by what the context names
         query, ref_steps = resolve_references(query, reference_time)
+        self._ref_month = reference_time[:7]
         times = find_times(query, reference_time)
         places = find_places(query)
         spans = [(t.start, t.end) for t in times]
@@ -316,7 +318,11 @@ class SlotFiller:
             for tm in times:
                 if tm.value.kind == "month" and tm.value.start is not None:
                     steps.update(tm.steps)
-                    return str(tm.value.start)[:7]
+                    m = str(tm.value.start)[:7]
+                    said = query[tm.start : tm.end]
+                    if "账单" in d and m > self._ref_month and not re.search(r"[年下明]", said):
+                        m = f"{int(m[:4]) - 1}{m[4:]}"  # a bill's year-less month (6月份电费) is the past one
+                    return m
         pairs = self.aliases.get(arg) or []
         if pairs:
             nq = normalize_text(query)
