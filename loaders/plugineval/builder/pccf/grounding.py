@@ -32,8 +32,8 @@ from plugineval.normalize.places import place_info
 # words that make a span an instruction, a mood or a question rather than the name of a thing
 _NOT_CONTENT = re.compile(
     r"^(帮我|帮忙|请|麻烦|给我|我想|我要)|把.{1,20}(写|记|加|放|排|存|设)|(写进|写到|记到|记进|记一下|加到|加进|放进"
-    r"|排进|存到|设个|建个)|日程|提醒我|有点|有些|挺急|很急|着急|急着|比较急|想要|^想|打算|准备|还没|着落|[吗呢吧啊呀嘛]$"
-    r"|怎么|如何|什么|哪[里儿个些家]|能不能|可不可以|是不是|一下"
+    r"|排进|存到|设个|建个)|日程|提醒我|有点|有些|挺急|很急|着急|急着|比较急|想要|^想(约|去|找|买|吃|看|查|问|让|跟|和)"
+    r"|打算|还没|着落|[吗呢啊呀嘛]$|(?<![酒网水书清氧茶])吧$|怎么|如何|什么|哪[里儿个些家]|能不能|可不可以|是不是|一下"
 )
 # how a place's name ends (a room, a building, a street, a venue)
 _PLACE_END = re.compile(

@@ -487,7 +487,9 @@ _EXTENT = re.compile(r"^(radius.*|limit|max_results)$")
 # plans (出发日期, 入住日期, 游玩日期, 就诊日期): a present-tense question means today
 _FACT_DAY = re.compile(r"^(日期|查询日期|预报日期|预报起始日期|节目日期)")
 # words that put the request at another, unnamed time (之前的天气, 改天, 到时候)
-_OTHER_TIME = re.compile(r"之前|以前|过去|那天|那时|当时|以后|之后|下次|到时候|改天|哪天|某天|哪一天|什么时候|几号")
+_OTHER_TIME = re.compile(
+    r"之前|以前|过去|那天|那时|当时|以后|之后|下次|到时候|改天|哪天|某天|哪一天|什么时候|几号"
+)
 
 
 def implied_by_time(tool: Any, missing: list[str], query: str, reference_time: str) -> bool:
