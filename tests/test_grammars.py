@@ -67,3 +67,47 @@ def test_distinct_date_and_time_slots_differ() -> None:
         ctx.chosen["n1"] = n1
         n2 = ctx.sample("n2", SlotSpec(type="int", min=2, max=3, distinct=["n1"]), None)
         assert n2 is not None and n2.value != n1.value  # drawn again, not given up
+
+
+def test_a_sql_slot_draws_after_the_slots_it_binds() -> None:
+    """A place implied by the request (a sight, its city only in the call) draws its city first."""
+    import random
+    from datetime import datetime, timedelta, timezone
+
+    from plugineval.builder.synth.grammar import PluginGrammar
+    from plugineval.builder.synth.synthesizer import instantiate
+    from plugineval.builder.tools.store import Store
+
+    g = PluginGrammar.model_validate(
+        {
+            "slots": {
+                "city": {"type": "city"},
+                "spot": {"type": "sql", "sql": "SELECT name FROM scenic_spots WHERE city = :city LIMIT 5"},
+            },
+            "scenarios": {
+                "s": {
+                    "patterns": [
+                        {
+                            "id": "a",
+                            "text": "{spot}门票",
+                            "calls": [{"tool": "t", "args": {"city": "{city}"}}],
+                        }
+                    ]
+                }
+            },
+        }
+    )
+    db = Store.open(["travel"], 20260318).readonly_connection()
+    ref = datetime(2026, 3, 18, 9, 30, tzinfo=timezone(timedelta(hours=8)))
+    got = [
+        instantiate(
+            g.scenarios["s"].patterns[0], g, plugin="p", scenario="s", kind="positive", ref=ref,
+            rng=random.Random(i), catalog=CAT, db=db,
+        )
+        for i in range(5)
+    ]  # fmt: skip
+    for c in got:
+        if c is not None:
+            row = db.execute("SELECT city FROM scenic_spots WHERE name = ?", (c.slots["spot"],)).fetchone()
+            assert row[0] == c.slots["city"]
+    assert any(c is not None for c in got)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -48,6 +49,29 @@ def _fill(template: Any, values: dict[str, SlotValue]) -> Any:
     return template
 
 
+_PARAM_RE = re.compile(r":([a-z_][a-z0-9_]*)")
+
+
+def _dependency_order(forms: dict[str, str | None], grammar: PluginGrammar) -> list[str]:
+    """The slots in the order they are first used, except that a ``sql`` slot comes after the slots
+    its query binds (``:city``): a place implied by the request (a famous sight, with its city only in
+    the call) draws the city first."""
+    order: list[str] = []
+
+    def visit(name: str, seen: frozenset[str]) -> None:
+        if name in order or name in seen:
+            return
+        spec = grammar.slots[name]
+        for dep in _PARAM_RE.findall(spec.sql or "") if spec.type == "sql" else ():
+            if dep in grammar.slots and dep in forms:
+                visit(dep, seen | {name})
+        order.append(name)
+
+    for name in forms:
+        visit(name, frozenset())
+    return order
+
+
 def instantiate(
     pattern: Pattern,
     grammar: PluginGrammar,
@@ -69,8 +93,8 @@ def instantiate(
         for v in c.args.values():
             for m in SLOT_RE.finditer(v) if isinstance(v, str) else ():
                 forms.setdefault(m.group("name"), None)
-    for name, form in forms.items():
-        v = ctx.sample(name, grammar.slots[name], form)
+    for name in _dependency_order(forms, grammar):
+        v = ctx.sample(name, grammar.slots[name], forms[name])
         if v is None:
             return None
         ctx.chosen[name] = v
