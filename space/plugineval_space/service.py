@@ -73,18 +73,51 @@ def _judge_task(path: str | None, records: Any, mode: str) -> tuple[str, dict[st
     return livejudge.metrics_markdown(j), dict(j.report.per_record), str(j.report_path)
 
 
+def _bytes_digest(*parts: bytes) -> str:
+    """The content digest of a row: the predictions bytes alone (``Entry.content_digest``)."""
+    import hashlib
+
+    h = hashlib.sha256(b"predictions")
+    for p in parts:
+        h.update(hashlib.sha256(p).digest())
+    return h.hexdigest()
+
+
 def _submit_task(
     path: str | None, model: str, org: str, link: str, records: Any, mode: str
 ) -> tuple[str, _Deferred]:
+    from pathlib import Path
+
+    try:
+        digest = _bytes_digest(Path(path or "").read_bytes())
+    except OSError:  # livejudge says what is wrong with the upload
+        digest = ""
     board = _Deferred()
-    return livejudge.submit(path, model, org, link, records, board, mode), board
+    message = livejudge.submit(path, model, org, link, records, board, mode)
+    for e in board.added:
+        e.content_digest = digest
+    return message, board
 
 
 def _bundle_task(path: str | None, records: Any, mode: str) -> tuple[str, _Deferred]:
     from plugineval_space.bundles import submit_bundle
 
     board = _Deferred()
-    return submit_bundle(path, records, board, mode), board
+    message = submit_bundle(path, records, board, mode)
+    for e in board.added:
+        e.content_digest = _bundle_content(board.bundles[0][2] if board.bundles else b"")
+    return message, board
+
+
+def _bundle_content(data: bytes) -> str:
+    """A bundle's content digest: its predictions files' bytes (not its manifest, which names the
+    submitter)."""
+    from plugineval.submission import load_bundle
+
+    if not data:
+        return ""
+    b = load_bundle(data)
+    return _bytes_digest(*(b.files[n] for n in b.manifest.predictions))
 
 
 def _rescore_task(data: bytes, records: Any, mode: str) -> Entry:
@@ -92,8 +125,10 @@ def _rescore_task(data: bytes, records: Any, mode: str) -> Entry:
 
     from plugineval.submission import load_bundle
 
-    e = score_bundle(load_bundle(data), records, mode)
+    b = load_bundle(data)
+    e = score_bundle(b, records, mode)
     e.summary = S.compute(e.verdicts, e.more_trials)
+    e.content_digest = _bytes_digest(*(b.files[n] for n in b.manifest.predictions))
     return e
 
 
@@ -180,19 +215,17 @@ class Service:
     def rescore_kept(self) -> int:
         """Score, each in the pool, every kept bundle that a row names and that has no row from this
         judge version and mode; store the new rows (the old ones stay). Returns how many."""
-        from plugineval_space.bundles import row_hash
-
         from plugineval._version import JUDGE_VERSION
         from plugineval.judge import Judge
 
         mode = Judge(self.judge_mode).mode  # type: ignore[arg-type]
         rows = self.board.rows()
-        have = {e.content_digest or e.content_hash for e in rows}
+        have = {(e.bundle_hash, e.judge_version, e.judge_mode) for e in rows}
         named = dict.fromkeys(e.bundle_hash for e in rows if e.bundle_hash)
         records = self.release.records(self.split)
         done = 0
         for digest in named:
-            if row_hash(digest, JUDGE_VERSION, mode) in have:
+            if (digest, JUDGE_VERSION, mode) in have:
                 continue
             data = self.board.bundle(digest)
             if data is None:
@@ -255,7 +288,7 @@ class Service:
             note = (
                 f"Mixture easy/medium/hard = **{w[0]:.2f} / {w[1]:.2f} / {w[2]:.2f}**, applied within positives "
                 "and within negatives. Recall, Accuracy (95% bootstrap intervals) and the error rates are "
-                "recomputed for every row from its stored per-record verdicts."
+                "recomputed for every row from the summaries stored with it (from its per-record verdicts, when it was written)."
             )
         es = self.rows()
         df = table.leaderboard(

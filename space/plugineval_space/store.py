@@ -77,9 +77,10 @@ def row_key(kind: str, digest: str, organisation: str) -> str:
 
 
 def _skeleton(text: str) -> str:
+    """``plugineval.names.skeleton``; a name of punctuation only (an empty skeleton) as it is."""
     from plugineval.names import skeleton
 
-    return skeleton(text)
+    return skeleton(text) or "\x00" + _who(text)
 
 
 def _mib(n: float) -> str:
@@ -174,9 +175,11 @@ class Entry:
     more_trials: list[dict[str, dict[str, Any]]] = field(default_factory=list, metadata=_sql("BLOB"))
     """Verdicts of trials 2 … K when the submission carried K > 1 (``verdicts`` is trial 1)."""
     content_digest: str = field(default="", metadata=_sql("TEXT NOT NULL DEFAULT ''"))
-    """What was scored (predictions bytes and model name, or bundle and judge); ``content_hash`` is
-    the row's key: this digest bound to its submitter. Empty on a row not yet stored: ``add`` moves
-    the given ``content_hash`` here and keys the row."""
+    """What was scored, whatever the name and the submitter: SHA-256 of the predictions bytes (of
+    every predictions file, for a bundle); rows sharing it are duplicates by content. Where a caller
+    leaves it empty it is the given ``content_hash``. ``add`` turns the given ``content_hash`` (the
+    predictions and the model name, or the bundle and the judge) into the row's key, bound to the
+    submitter."""
     duplicate_of: int | None = field(default=None, metadata=_sql("INTEGER"))
     """The first row of another submitter with the same content digest, when there is one."""
     summary: dict[str, Any] | None = field(default=None, compare=False, metadata=_sql("BLOB"))
@@ -456,9 +459,10 @@ class SqliteBoard(Board):
         the existing row's). A submission is refused (``Refused``) when its name is reserved or
         confusable with another submitter's row, or when the board is past its budget; ``imported``
         rows (a Hub snapshot's) are taken as they are."""
-        if not entry.content_digest:  # a new row: the given hash is its content; key it by submitter
-            entry.content_digest = entry.content_hash
-            entry.content_hash = row_key(entry.kind, entry.content_digest, entry.organisation)
+        if entry.id is None and (not imported or not entry.content_digest):
+            # a new row (or an older snapshot's): the given hash is its content; key it by submitter
+            entry.content_digest = entry.content_digest or entry.content_hash
+            entry.content_hash = row_key(entry.kind, entry.content_hash, entry.organisation)
         if entry.summary is None or entry.summary.get("version") != summary_version():
             entry.summary = summarize(entry)
         values = tuple(_ENCODE.get(c, _same)(getattr(entry, c)) for c in COLUMNS)
