@@ -207,3 +207,12 @@ def test_underspecified_only_where_the_value_is_really_missing(
     tool: str, missing: list[str], query: str, implied: bool
 ) -> None:
     assert implied_by_time(CAT.tool(tool), missing, query, REF) is implied
+
+
+def test_a_filter_only_the_answers_items_share_is_no_alternative_unless_the_request_says_it() -> None:
+    # every song found is Mandarin, every doctor found works mornings: a filter the user never asked for
+    gold = [Call(name="music_search", arguments={"keyword": "周杰伦"})]
+    unsaid = _find("周杰伦的歌", gold)
+    assert "language" not in unsaid.alternatives[0].extra
+    assert unsaid.rejected["entailed"]["not_in_request"] == 1
+    assert _find("周杰伦的国语歌", gold).alternatives[0].extra.get("language") == ["mandarin"]

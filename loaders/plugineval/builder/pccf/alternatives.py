@@ -59,6 +59,7 @@ __all__ = ["AlternativeFinder", "Found", "answer_key", "free_values", "shared_va
 # a place word a resolving tool reads with the call's city (the user's own wording)
 PLACE_WORDS = ("机场", "火车站", "高铁站", "汽车站", "客运站", "市中心", "地铁站")
 _COUNT = re.compile(r"[张人份间个件台本]数")
+_CATEGORY = re.compile(r"^(category|cuisine|genre)$")  # what kind of thing the request asks for
 _ABSENT = object()
 
 
@@ -288,6 +289,18 @@ class AlternativeFinder:
                 cities.add(info.name)
         return [cities.pop()] if len(cities) == 1 else []
 
+    @staticmethod
+    def _attribute_of_items(tool: Any, arg: str, v: Any, query: str, result: Any) -> bool:
+        """An enum value that only the answer's items share, for an argument that is no category of
+        what the request asks for: every doctor found works mornings, every song found is Cantonese —
+        a ``period`` or ``language`` filter the request never says (羽绒服 → ``category: clothing``
+        names what the user asks for; the answer's own fact of the one entity it names stays)."""
+        sch = tool.properties.get(arg, {})
+        if "enum" not in sch or _CATEGORY.match(arg) or v in said_values(tool, arg, query):
+            return False
+        top = result.get(arg) if isinstance(result, dict) else None
+        return top != v and v in shared_values(result, arg)
+
     async def _entailed(
         self, found: Found, i: int, c: Call, query: str, ref: str, answer: str, result: Any
     ) -> None:
@@ -297,6 +310,9 @@ class AlternativeFinder:
                 continue
             for v in self._entailed_values(c, arg, query, result):
                 found.tried["entailed"] += 1
+                if self._attribute_of_items(tool, arg, v, query, result):
+                    found.reject("entailed", "not_in_request")
+                    continue
                 variant = Call(name=c.name, arguments={**c.arguments, arg: v})
                 if await self._answer(variant, ref) == answer and await self.grounded(
                     found, "entailed", query, ref, c, variant, arg, answer, result
