@@ -363,8 +363,14 @@ def test_uploads_are_deleted_once_handled_and_report_folders_are_bounded(
     made = [livejudge.judge_upload(good, records, "rules").report_path.parent for _ in range(4)]
     assert good.exists()  # a scored upload stays for its submission
     assert [d.exists() for d in made] == [False, False, True, True]
-    livejudge.submit(good, "gold", "", "", records, SqliteBoard(tmp_path / "lb2.sqlite"), "rules")
-    assert not good.exists()  # submitted: deleted
+    board = SqliteBoard(tmp_path / "lb2.sqlite")
+    with pytest.raises(livejudge.UploadError, match="U\\+200B"):  # refused for its name: kept
+        livejudge.submit(good, "\u200b", "", "", records, board, "rules")
+    # Gradio keeps uploads by content: the same file may be two requests' upload at once, so a stored
+    # one is left to the app's cache clean-up, never deleted under another request
+    assert livejudge.submit(good, "gold", "", "", records, board, "rules").startswith("Submitted")
+    assert good.exists()
+    livejudge.submit(good, "gold-again", "", "", records, board, "rules")  # readable: no UploadError
 
 
 # --- 13: zip errors -----------------------------------------------------------------------------------

@@ -84,11 +84,14 @@ def score_bundle(bundle: Bundle, records: Sequence[Record], judge: str) -> Entry
 
 def submit_bundle(path: str | Path | None, records: Sequence[Record], board: Board, judge: str) -> str:
     """Validate, score with the Space's judge, keep the bundle (only the members it uses) and store
-    the row. The upload is deleted once handled, stored or refused."""
+    the row. An upload refused (for its content: every refusal here is) is deleted at once; a
+    stored one is kept in the board, its upload left to the app's cache clean-up (another request
+    may be reading the same file: Gradio keeps uploads by content)."""
     try:
         return _submit_bundle(path, records, board, judge)
-    finally:
+    except UploadError:
         discard_upload(path)
+        raise
 
 
 def _submit_bundle(path: str | Path | None, records: Sequence[Record], board: Board, judge: str) -> str:

@@ -1,7 +1,10 @@
 """The live judge: validate an uploaded predictions JSONL, score it, and optionally submit it.
 
-Storage: a refused upload is deleted at once, a submitted one once handled (``discard_upload``: only
-files in Gradio's upload folder); the app's ``delete_cache`` removes the rest. Each scored upload's
+Storage: an upload refused for its content (size, encoding, lines, self-reported figures) is deleted
+at once (``discard_upload``: only files in Gradio's upload folder). Any other upload is left to the
+app's ``delete_cache``: Gradio keeps uploads by content, so one file may be the upload of several
+requests at once (the same predictions submitted under two names), and a refusal for its content
+holds for all of them, while a scored or stored one must stay readable for the others. Each scored upload's
 ``report.json`` folder is kept while it may still be downloaded: the newest ``REPORTS_KEPT`` of them,
 older ones deleted as new ones are made.
 """
@@ -153,8 +156,8 @@ def parse_upload(data: bytes, records: Sequence[Record], name: str = "upload") -
 
 
 def judge_upload(path: str | Path | None, records: Sequence[Record], judge: str = "hybrid") -> Judged:
-    """Score an upload; a refused upload is deleted at once (a scored one is kept for a submission
-    of it, until the app's cache clean-up)."""
+    """Score an upload; one refused for its content is deleted at once (a scored one is kept for a
+    submission of it, until the app's cache clean-up)."""
     try:
         return _judge_upload(path, records, judge)
     except UploadError:
@@ -258,23 +261,8 @@ def submit(
     board: Board,
     judge: str = "hybrid",
 ) -> str:
-    """Score and store a submission; idempotent by the predictions' bytes and the model name. The
-    upload is deleted once handled, stored or refused."""
-    try:
-        return _submit(path, model, organisation, link, records, board, judge)
-    finally:
-        discard_upload(path)
-
-
-def _submit(
-    path: str | Path | None,
-    model: str,
-    organisation: str,
-    link: str,
-    records: Sequence[Record],
-    board: Board,
-    judge: str,
-) -> str:
+    """Score and store a submission; idempotent by the predictions' bytes and the model name. An upload
+    refused for its content is deleted."""
     from plugineval.submission import self_reported_problems
 
     model, organisation, link = clean_submitter(model, organisation, link)
@@ -288,6 +276,7 @@ def _submit(
     j = judge_upload(path, records, judge)
     bad = self_reported_problems(upload_name(path), j.predictions.values())
     if bad:
+        discard_upload(path)
         raise UploadError(
             "**Not submitted: the self-reported figures cannot be shown.** "
             + " ".join(md(f"{p.field}: {p.message}.") for p in bad)
