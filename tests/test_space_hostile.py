@@ -197,11 +197,21 @@ def test_the_live_submission_refuses_the_same_names_and_links_that_are_not_http(
 
 
 def test_markdown_text_renders_literally_and_fetches_nothing() -> None:
-    for text in (PAYLOAD, "$$x^$$", "a|b", "**bold** _it_ `code` ~~s~~", "<http://x.org>", "&amp; &#60;"):
+    texts = (
+        PAYLOAD,
+        "$$x^$$",
+        "a|b",
+        "**bold** _it_ `code` ~~s~~",
+        "<http://x.org>",
+        "&amp; &#60;",
+        "__init__",
+    )
+    for text in texts:
         _shows_literally(f"**B = {markdown_text(text)}** minus", text)
         _shows_literally(f"| a | b |\n|---|---|\n| {markdown_text(text)} | x |", text)
     assert ">text</a>" not in _rendered(markdown_text(PAYLOAD))
     assert markdown_text("a\nb\r\nc") == "a b c"
+    assert markdown_text("model_card") == "model_card"  # an underscore inside a word makes no emphasis
 
 
 def test_compare_panel_and_submission_messages_show_names_as_text(

@@ -270,7 +270,8 @@ def refuse_reserved(name: str, organisation: str = "") -> None:
 # backslash before ASCII punctuation makes it literal): links and images need their brackets, raw
 # HTML and autolinks their angle brackets, emphasis and code their * _ ~ `, math its $; a bare
 # http(s) URL may still be shown as a link to itself by the renderer (a link, never a fetch)
-_MARKUP = re.compile(r"([\\`*_\[\]<>|~&$])")
+# (an underscore between two letters or digits makes no emphasis: ``model_card`` stays as it is)
+_MARKUP = re.compile(r"([\\`*\[\]<>|~&$]|(?<![^\W_])_|_(?![^\W_]))")
 _BREAKS = re.compile(r"[\r\n\u2028\u2029\x85\x0b\x0c]+")
 
 
