@@ -102,11 +102,12 @@ def test_equality_proves_nothing_where_the_tool_ignores_the_argument() -> None:
 
 
 def test_equality_proves_nothing_where_the_answers_list_nothing() -> None:
-    assert finds_nothing(
-        {"date_from": "2026-03-22", "count": 0, "busy_minutes": 0, "events": []}, {"date_from"}
-    )
-    # a booking whose conflicts list is empty found something
-    assert not finds_nothing({"status": "created", "conflicts": [], "attendees": []})
+    events = {"date_from": "2026-03-22", "count": 0, "busy_minutes": 0, "events": []}
+    assert finds_nothing(events, CAT.tool("calendar_list_events"))
+    hotels = {"city": "宁波", "nights": 2, "total_found": 0, "hotels": []}  # nights: the request's arithmetic
+    assert finds_nothing(hotels, CAT.tool("hotel_search"))
+    booked = {"status": "created", "conflicts": [], "attendees": [], "remind_at": "2026-03-20T14:45:00+08:00"}
+    assert not finds_nothing(booked, CAT.tool("calendar_create_event"))
     # the user's word for the category where nothing is found (no 串串 shop delivers there)
     gold = [Call(name="takeout_search_restaurants", arguments={"city": "杭州", "address": "文三路90号", "cuisine": "hotpot"})]  # fmt: skip
     found = _find("杭州文三路90号附近的串串", gold)
@@ -216,3 +217,23 @@ def test_a_filter_only_the_answers_items_share_is_no_alternative_unless_the_requ
     assert "language" not in unsaid.alternatives[0].extra
     assert unsaid.rejected["entailed"]["not_in_request"] == 1
     assert _find("周杰伦的国语歌", gold).alternatives[0].extra.get("language") == ["mandarin"]
+
+
+def test_the_users_word_for_a_category_the_tool_does_not_search_by_is_no_keyword() -> None:
+    # 标间 (room_type twin) matches no hotel's name, area or address: the keyword search finds nothing
+    dates = {"city": "宁波", "check_in": "2026-03-20", "check_out": "2026-03-22"}
+    found = _find(
+        "3月20号至3月22日宁波的标间", [Call(name="hotel_search", arguments={**dates, "room_type": "twin"})]
+    )
+    assert found.alternative_calls == [] and found.tried["keyword"] == 1
+
+
+def test_one_of_two_gold_calls_alone_drops_the_other_part_however_equal_its_answer() -> None:
+    # the same delivery days to 南宁 and to 贵阳: the call for 南宁 still never asked about 贵阳
+    b = {"brand": "玉兰氏", "keyword": "防晒霜"}
+    gold = [
+        Call(name="product_search", arguments={**b, "ship_to": "南宁"}),
+        Call(name="product_search", arguments={**b, "ship_to": "贵阳"}),
+    ]
+    found = _find("看看玉兰氏的防晒霜，我在南宁，我爸妈在贵阳，两边分别几天能到", gold)
+    assert found.alternative_calls == [] and found.rejected["merged"] == {"drops_part_of_request": 2}

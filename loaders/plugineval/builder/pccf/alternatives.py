@@ -166,7 +166,7 @@ class AlternativeFinder:
         """Why the variant's equal answer proves nothing, or None: the gold's answer lists nothing
         (a keyword that filters everything away gives it too), or no other value of ``arg`` changes
         the answer (the tool ignores the argument: a wrong value gives the gold's answer as well)."""
-        if finds_nothing(result, set(self.catalog.tool(variant.name).properties)):
+        if finds_nothing(result, self.catalog.tool(variant.name)):
             return "empty_answer"
         sch = self.catalog.tool(variant.name).properties.get(arg, {})
         ann = self.catalog.tool(variant.name).annotations.get(arg)
@@ -354,8 +354,10 @@ class AlternativeFinder:
     async def _keyword(self, found: Found, c: Call, query: str, ref: str, result: Any) -> None:
         """A category the gold chose by the user's word (奶茶 → ``cuisine: dessert``) replaced by that
         word as the tool's ``keyword`` (``{keyword: 奶茶}``): an ``alternative_calls`` list when its
-        answer is non-empty and every item it finds is among the gold's (the user's word narrows the
-        category, never leaves it). Refused where the gold's answer lists nothing."""
+        answer is non-empty, every item it finds names the word (the tool searched by it: 标间 matches
+        no hotel's name, area or address, and a tool that answers anyway ignored it) and every item is
+        among the gold's (the user's word narrows the category, never leaves it). Refused where the
+        gold's answer lists nothing."""
         tool = self.catalog.tool(c.name)
         kw = tool.properties.get("keyword", {})
         if "keyword" in c.arguments or kw.get("type") != "string" or "keyword" in tool.required:
@@ -367,19 +369,23 @@ class AlternativeFinder:
             words = [s for s, x in ann.aliases.items() if x == v and len(s) >= 2 and s in query]
             for s in words:
                 found.tried["keyword"] += 1
-                if finds_nothing(result, set(tool.properties)):
+                if finds_nothing(result, tool):
                     found.reject("keyword", "empty_answer")
                     continue
                 variant = Call(
                     name=c.name, arguments={**{a: x for a, x in c.arguments.items() if a != k}, "keyword": s}
                 )
                 got = await self._run(variant, ref)
-                if got is None or finds_nothing(got, set(tool.properties)):
+                if got is None or finds_nothing(got, tool):
                     found.reject("keyword", "empty_answer")
                     continue
                 echo = set(tool.properties)
                 part = _strip({a: x for a, x in got.items() if a not in echo})
                 whole = _strip({a: x for a, x in result.items() if a not in echo})
+                items = [x for v in part.values() if isinstance(v, list) for x in v]
+                if not all(s in json.dumps(x, ensure_ascii=False) for x in items):
+                    found.reject("keyword", "tool_ignores_argument")
+                    continue
                 if sub_answer(part, whole) or _holds_items(part, whole):
                     found.add_calls(self.catalog, [variant])
 

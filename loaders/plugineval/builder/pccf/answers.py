@@ -49,21 +49,28 @@ def _lists_nothing(result: Any) -> bool:
 
 
 _SIDE_NOTES = re.compile(r"^(message|note|notes|hint|tip|tips|unit|currency)$")
+_COUNT_KEY = re.compile(r"^(count|total|total_found|found|matches|num_results|.*_count)$")
 
 
-def finds_nothing(result: Any, echo: set[str] | frozenset[str] = frozenset()) -> bool:
-    """An answer that found nothing: ids, timestamps and the echo of the call's own arguments aside,
-    it has lists, all empty, and says nothing else but zeros (``count: 0``, ``busy_minutes: 0``) and
-    side notes. Any answer equals another such one, so equality between them proves nothing. A
-    booking whose ``conflicts`` list is empty found something (its ``status``, its ``remind_at``)."""
+def finds_nothing(result: Any, tool: Any = None) -> bool:
+    """An answer that found nothing: ids, timestamps and the echo of ``tool``'s own arguments aside,
+    it has lists and all are empty, and it says so (a count of 0), or ``tool`` only reads (a search
+    whose ``nights: 2`` is only the request's arithmetic), or it says nothing else but zeros and side
+    notes. Any answer equals another such one, so equality between them proves nothing. A booking
+    whose ``conflicts`` list is empty found something (its ``status``, its ``remind_at``)."""
     if result is None:
         return True
     if not isinstance(result, dict):
         return not result
+    echo = set(tool.properties) if tool is not None else set()
     rest = {k: v for k, v in _strip(result).items() if k not in echo}
     lists = [v for v in rest.values() if isinstance(v, list)]
     if not lists or any(lists):
         return False
+    if any(_COUNT_KEY.match(k) and v == 0 for k, v in rest.items()):
+        return True
+    if tool is not None and not tool.stateful:
+        return True
     for k, v in rest.items():
         if isinstance(v, list) or _SIDE_NOTES.match(k) or v is None or v == "":
             continue

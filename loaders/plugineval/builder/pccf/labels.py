@@ -73,7 +73,7 @@ async def own_words(
             continue
         rest = {k: v for k, v in call.arguments.items() if k != arg}
         found.tried["own_words"] += 1
-        if finds_nothing(json.loads(answer)):
+        if finds_nothing(json.loads(answer), tool):
             found.reject("own_words", "empty_answer")
             continue
         if await answer_of(Call(name=call.name, arguments={**rest, arg: _PROBE}), ref) != answer:

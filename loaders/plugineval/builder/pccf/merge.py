@@ -50,8 +50,8 @@ def _unechoed(finder: AlternativeFinder, call: Call, result: Any) -> Any:
 def _informative(
     finder: AlternativeFinder, found: Found, source: str, gold: list[Call], results: list[Any]
 ) -> bool:
-    echo = set(finder.catalog.tool(gold[0].name).properties)
-    if all(finds_nothing(r, echo) for r in results):
+    tool = finder.catalog.tool(gold[0].name)
+    if all(finds_nothing(r, tool) for r in results):
         found.reject(source, "empty_answer")
         return False
     return True
@@ -74,17 +74,23 @@ async def merged(
     answer = await finder._run(one, ref)
     parts = [_strip(r) for r in results]
     bare = [_unechoed(finder, c, r) for c, r in zip(gold, results, strict=True)]
-    # the call without the argument, then each gold call alone (date_diff with unit workdays
-    # still answers the days: its answer carries both numbers)
-    for call, got in [(one, answer), *zip(gold, results, strict=True)]:
-        if got is None:
-            continue
-        whole = _strip(got)
+    # the call without the argument answers every value; a gold call alone only where its answer
+    # carries each number the others select (date_diff with unit workdays still answers the days).
+    # A gold call alone whose answer merely equals the others' (the same delivery days to 南宁 and to
+    # 贵阳) searched one of them: it drops part of the request
+    if answer is not None:
+        whole = _strip(answer)
         if all(sub_answer(p, whole) for p in parts) or _carries_selected(parts, whole):
-            _accept(finder, found, call)
-        elif call is one and all(_holds_items(p, _unechoed(finder, one, got)) for p in bare):
+            _accept(finder, found, one)
+        elif all(_holds_items(p, _unechoed(finder, one, answer)) for p in bare):
             # 上午和下午各是哪些医生: the schedule without ``period`` lists each period's doctors
+            _accept(finder, found, one)
+    for call, got in zip(gold, results, strict=True):
+        whole = _strip(got)
+        if _carries_selected(parts, whole):
             _accept(finder, found, call)
+        elif all(sub_answer(p, whole) for p in parts):
+            found.reject("merged", "drops_part_of_request")
 
 
 async def united(

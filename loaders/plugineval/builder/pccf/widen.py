@@ -54,7 +54,7 @@ async def holds(
 
 
 def _informative(finder: AlternativeFinder, found: Found, source: str, c: Call, result: Any) -> bool:
-    if finds_nothing(result, set(finder.catalog.tool(c.name).properties)):
+    if finds_nothing(result, finder.catalog.tool(c.name)):
         found.reject(source, "empty_answer")
         return False
     return True
