@@ -448,6 +448,7 @@ def test_sizes_are_stated_exactly(tmp_path: Path) -> None:
 
 
 def test_counts_are_exact_and_no_message_names_a_server_path(
+    capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
     mini_release: Path,
     records: list,
@@ -465,6 +466,11 @@ def test_counts_are_exact_and_no_message_names_a_server_path(
     (folder / "preds.jsonl").write_bytes(bad)
     v = validate(folder, records)
     assert v.total == 300 and len(v.problems) == 50
+    from plugineval.cli import main
+
+    capsys.readouterr()
+    assert main(["submit", "--validate", str(folder), "--records", str(mini_release)]) == 1
+    assert "not a valid bundle, 300 problem(s), the first 50 listed:" in capsys.readouterr().err
     up = _upload(uploads, "bundle.zip", _zip(folder, tmp_path / "b.zip").read_bytes())
     with pytest.raises(livejudge.UploadError) as e:
         bundles.submit_bundle(up, records, SqliteBoard(tmp_path / "lb.sqlite"), "rules")

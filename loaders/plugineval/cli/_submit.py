@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     for w in bundle.warnings:
         print(f"warning: {w}", file=sys.stderr)
     if not v.ok:
-        _print_problems(args.bundle, [str(p) for p in v.problems])
+        _print_problems(args.bundle, [str(p) for p in v.problems], v.total)
         return 1
     m = bundle.manifest
     print(
@@ -62,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_problems(source: str, problems: list[str]) -> None:
-    print(f"{source}: not a valid bundle, {len(problems)} problem(s):", file=sys.stderr)
+def _print_problems(source: str, problems: list[str], total: int | None = None) -> None:
+    n = max(total or 0, len(problems))
+    shown = f", the first {len(problems)} listed" if n > len(problems) else ""
+    print(f"{source}: not a valid bundle, {n} problem(s){shown}:", file=sys.stderr)
     for p in problems:
         print(f"  - {p}", file=sys.stderr)
