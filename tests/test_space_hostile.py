@@ -481,3 +481,17 @@ def test_counts_are_exact_and_no_message_names_a_server_path(
     with pytest.raises(livejudge.UploadError, match=r"x\.jsonl is no longer on the server") as e:
         livejudge.read_upload(gone)
     assert str(uploads) not in str(e.value)
+
+
+def test_the_report_title_shows_a_model_name_from_the_upload_as_text(
+    records: list,  # type: ignore[type-arg]
+    uploads: Path,
+) -> None:
+    lines = [json.dumps({**json.loads(x), "model": PAYLOAD}) for x in gold_lines(records)]
+    j = livejudge.judge_upload(
+        _upload(uploads, "![t](x).jsonl", ("\n".join(lines) + "\n").encode()), records, "rules"
+    )
+    assert j.report.meta["model"] == PAYLOAD  # the name the upload's lines give
+    md = livejudge.metrics_markdown(j)
+    _shows_literally(md, f"PluginEval report — {PAYLOAD}")
+    assert ">text</a>" not in _rendered(md)
