@@ -42,8 +42,6 @@ from plugineval.schema import Call, GoldAlternative
 
 from .answers import (
     _VOLATILE,
-    _holds_items,
-    _strip,
     answer_key,
     finds_nothing,
     shared_values,
@@ -52,7 +50,7 @@ from .answers import (
 from .grounding import contrasts, drops_part, is_city, said_values, value_reason
 from .labels import own_words
 from .merge import merged, united
-from .widen import narrowed, widened, widened_end
+from .widen import keyword_for_category, narrowed, widened, widened_end
 
 __all__ = ["AlternativeFinder", "Found", "answer_key", "free_values", "shared_values", "sub_answer"]
 
@@ -232,7 +230,7 @@ class AlternativeFinder:
             await self._omitted(found, i, c, query, ref, answer, results[i])
             await widened(self, found, i, c, query, ref, results[i])
             await widened_end(self, found, i, c, query, ref, results[i])
-            await self._keyword(found, c, query, ref, results[i])
+            await keyword_for_category(self, found, c, query, ref, results[i])
             await own_words(found, i, c, self.catalog.tool(c.name), query, ref, answer, self._answer)
         await merged(self, found, gold, results, ref)
         await united(self, found, gold, results, ref)
@@ -349,45 +347,6 @@ class AlternativeFinder:
                 found.alternatives[i].omittable.append(arg)
                 found.alternatives[i].omittable.sort()
                 found.accepted["omittable"] += 1
-
-    # --- the user's word in place of the category the gold chose -------------------------------
-    async def _keyword(self, found: Found, c: Call, query: str, ref: str, result: Any) -> None:
-        """A category the gold chose by the user's word (奶茶 → ``cuisine: dessert``) replaced by that
-        word as the tool's ``keyword`` (``{keyword: 奶茶}``): an ``alternative_calls`` list when its
-        answer is non-empty, every item it finds names the word (the tool searched by it: 标间 matches
-        no hotel's name, area or address, and a tool that answers anyway ignored it) and every item is
-        among the gold's (the user's word narrows the category, never leaves it). Refused where the
-        gold's answer lists nothing."""
-        tool = self.catalog.tool(c.name)
-        kw = tool.properties.get("keyword", {})
-        if "keyword" in c.arguments or kw.get("type") != "string" or "keyword" in tool.required:
-            return
-        for k, v in c.arguments.items():
-            ann = tool.annotations.get(k)
-            if k in tool.required or ann is None or "enum" not in tool.properties.get(k, {}):
-                continue
-            words = [s for s, x in ann.aliases.items() if x == v and len(s) >= 2 and s in query]
-            for s in words:
-                found.tried["keyword"] += 1
-                if finds_nothing(result, tool):
-                    found.reject("keyword", "empty_answer")
-                    continue
-                variant = Call(
-                    name=c.name, arguments={**{a: x for a, x in c.arguments.items() if a != k}, "keyword": s}
-                )
-                got = await self._run(variant, ref)
-                if got is None or finds_nothing(got, tool):
-                    found.reject("keyword", "empty_answer")
-                    continue
-                echo = set(tool.properties)
-                part = _strip({a: x for a, x in got.items() if a not in echo})
-                whole = _strip({a: x for a, x in result.items() if a not in echo})
-                items = [x for v in part.values() if isinstance(v, list) for x in v]
-                if not all(s in json.dumps(x, ensure_ascii=False) for x in items):
-                    found.reject("keyword", "tool_ignores_argument")
-                    continue
-                if sub_answer(part, whole) or _holds_items(part, whole):
-                    found.add_calls(self.catalog, [variant])
 
     # --- the user's own wording for an entity the tool resolves --------------------------------
     async def _wording(

@@ -5,7 +5,9 @@
   tool's longest span where the user gave none (11月30号以后) — each when the wider answer holds the
   gold's whole;
 - ``narrowed``: ``days: 1`` for a forecast of the one day asked, when the answer is the gold's cut to
-  that day.
+  that day;
+- ``keyword``: the user's own word in place of the category the gold chose (奶茶 for ``cuisine:
+  dessert``), when every item it finds names the word and is among the gold's.
 
 An answer that lists nothing holds in any other: such an answer is no evidence (``empty_answer``).
 """
@@ -158,3 +160,44 @@ async def narrowed(finder: AlternativeFinder, found: Found, i: int, c: Call, ref
     v, g = _strip(narrow), _strip(result)
     if v != g and sub_answer(v, g) and days.pop() in json.dumps(v, ensure_ascii=False):
         found.add(i, "extra", "days", 1)
+
+
+async def keyword_for_category(
+    finder: AlternativeFinder, found: Found, c: Call, query: str, ref: str, result: Any
+) -> None:
+    """A category the gold chose by the user's word (奶茶 → ``cuisine: dessert``) replaced by that
+    word as the tool's ``keyword`` (``{keyword: 奶茶}``): an ``alternative_calls`` list when its
+    answer is non-empty, every item it finds names the word (the tool searched by it: 标间 matches
+    no hotel's name, area or address, and a tool that answers anyway ignored it) and every item is
+    among the gold's (the user's word narrows the category, never leaves it). Refused where the
+    gold's answer lists nothing."""
+    tool = finder.catalog.tool(c.name)
+    kw = tool.properties.get("keyword", {})
+    if "keyword" in c.arguments or kw.get("type") != "string" or "keyword" in tool.required:
+        return
+    for k, v in c.arguments.items():
+        ann = tool.annotations.get(k)
+        if k in tool.required or ann is None or "enum" not in tool.properties.get(k, {}):
+            continue
+        words = [s for s, x in ann.aliases.items() if x == v and len(s) >= 2 and s in query]
+        for s in words:
+            found.tried["keyword"] += 1
+            if finds_nothing(result, tool):
+                found.reject("keyword", "empty_answer")
+                continue
+            variant = Call(
+                name=c.name, arguments={**{a: x for a, x in c.arguments.items() if a != k}, "keyword": s}
+            )
+            got = await finder._run(variant, ref)
+            if got is None or finds_nothing(got, tool):
+                found.reject("keyword", "empty_answer")
+                continue
+            echo = set(tool.properties)
+            part = _strip({a: x for a, x in got.items() if a not in echo})
+            whole = _strip({a: x for a, x in result.items() if a not in echo})
+            items = [x for got_list in part.values() if isinstance(got_list, list) for x in got_list]
+            if not all(s in json.dumps(x, ensure_ascii=False) for x in items):
+                found.reject("keyword", "tool_ignores_argument")
+                continue
+            if sub_answer(part, whole) or _holds_items(part, whole):
+                found.add_calls(finder.catalog, [variant])
