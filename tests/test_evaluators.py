@@ -210,7 +210,8 @@ def test_stage_one_takes_the_booking_the_query_asks_for_not_a_listing() -> None:
     cfg, grammars = BuildConfig.load(None), load_grammars()
     g, plugin = grammars["movie_tickets"], CAT.plugin("movie_tickets")
     scen = next(s for s in plugin.scenarios if s.id == "book_specific_seats")
-    pat = next(p for p in g.scenarios[scen.id].patterns if p.id == "center_easy")
+    # a pattern whose time slot stands right before its city slot ("15:20苏州…"), as people run them on
+    pat = next(p for p in g.scenarios[scen.id].patterns if "{bt}{bcity}" in p.text)
     db = Store.open([CAT.domain_of_plugin(plugin.id)], cfg.store_seed).readonly_connection()
 
     async def go() -> list[Any]:

@@ -26,7 +26,7 @@ from hub_server import HubServer
 ROOT = Path(__file__).resolve().parents[1]
 MINI = ROOT / "tests" / "data" / "mini.toml"
 REPO = "plugineval/plugineval-zh"  # the repo the rendered card's code loads from
-CONFIGS = {"default", "positives", "negatives", "easy", "medium", "hard", "plugins"}
+CONFIGS = {"default", "positives", "negatives", "easy", "medium", "hard", "calendar", "plugins"}
 
 
 def _cli(
