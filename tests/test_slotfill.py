@@ -31,6 +31,11 @@ def test_a_bills_year_less_month_is_the_past_one() -> None:
     assert _fill("utility_bill_query", "2月电费，南京户号5398045516")["month"] == "2026-02"  # type: ignore[index]
 
 
+def test_a_month_fills_a_start_and_end_date() -> None:
+    got = _fill("step_stats", "上个月日均步数")
+    assert got is not None and (got["start_date"], got["end_date"]) == ("2026-02-01", "2026-02-28")
+
+
 # --- structure, context references, declined mentions: tests/cases/slotfill.jsonl ------------------
 def _cases() -> list[dict]:  # type: ignore[type-arg]
     import json

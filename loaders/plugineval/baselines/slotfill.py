@@ -201,7 +201,7 @@ class SlotFiller:
         for t in times:
             d, c, dt = _time_parts(t.value)
             if (
-                t.value.kind in ("date_range", "datetime_range")
+                t.value.kind in ("date_range", "datetime_range", "month")  # 上个月: its first and last day
                 and len(date_args) >= 2
                 and t.value.end is not None
             ):
