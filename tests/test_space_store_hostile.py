@@ -173,6 +173,11 @@ def test_a_task_past_the_memory_budget_is_stopped_and_errors_come_back(tmp_path:
 
 def test_summaries_give_the_metrics_numbers_for_any_mixture() -> None:
     rng = random.Random(SEED)
+    rows = [verdicts(rng, rng.choice([2, 9, 70, 250])) for _ in range(30)]
+    stacked = S.stacked([S.row_arrays(json.loads(json.dumps(S.compute(v)))) for v in rows])
+    for w in [(0.4, 0.4, 0.2), (0.05, 0.9, 0.05), (1.0, 0.0, 0.0), (0.0, 0.0, 1.0)]:  # all rows at once
+        for v, got in zip(rows, S.mixture_cis(*stacked, w), strict=True):
+            assert got is None or got == M.mixture_bootstrap(list(v.values()), w), w
     for case in range(12):
         v = verdicts(rng, rng.choice([5, 40, 150]))
         more = [verdicts(rng, len(v)) for _ in range(rng.choice([0, 0, 2]))]
@@ -374,3 +379,55 @@ def test_the_board_and_the_bundle_store_refuse_past_their_budget(tmp_path: Path)
     with pytest.raises(Refused, match="bundle store is full"):
         board.add_bundle("d2", "m", rng.randbytes(60_000))
     assert board.bundle_digests() == ["d1"]
+
+
+# --- 5. the page in headless Chromium: a hostile name is text -------------------------------------------
+
+HOSTILE = {
+    "$x^$": "Math Org",
+    "![p](http://127.0.0.1:9/pixel.png)[click](https://example.org/)": "Markdown Org",
+    "<img src=x onerror=alert(1)>**bold**": "Html Org",
+}
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def hostile_server(mini_release: Path, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    from space_helpers import running_space
+
+    db = tmp_path_factory.mktemp("hostile-db") / "lb.sqlite"
+    board = SqliteBoard(db)
+    rng = random.Random(SEED)
+    for name, org in HOSTILE.items():
+        assert board.add(entry(name, org, verdicts(rng, 40)))
+    yield from running_space(mini_release, db, 0.05, "token")
+
+
+def test_the_leaderboard_shows_hostile_names_as_text_in_chromium(hostile_server) -> None:  # type: ignore[no-untyped-def]
+    if not CHROMIUM.exists():
+        pytest.fail("/usr/bin/chromium is missing: run scripts/ci-browser-deps")
+    from playwright.sync_api import sync_playwright
+
+    out = ROOT / "artifacts" / "space"
+    out.mkdir(parents=True, exist_ok=True)
+    fetched: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        page.set_default_timeout(60_000)
+        page.on("request", lambda r: fetched.append(r.url))
+        page.goto(hostile_server["url"])
+        table_ = page.locator("#leaderboard-table")
+        table_.locator("[role=gridcell]").filter(has_text="Math Org").first.wait_for()
+        page.locator("img[src^='data:image']").nth(1).wait_for()  # both plots drew
+        text = table_.inner_text()
+        for name in HOSTILE:
+            assert name in text, name  # literally: no markup, no math
+        assert table_.locator("img, a[href^='http']").count() == 0
+        page.locator("#leaderboard-table").scroll_into_view_if_needed()
+        page.screenshot(path=str(out / "leaderboard-hostile-name.png"), full_page=True)
+        browser.close()
+    # the names' image and link were never fetched (nor an <img src=x> relative to the page)
+    assert not [u for u in fetched if "pixel.png" in u or "example.org" in u or u.endswith("/x")], fetched

@@ -8,6 +8,9 @@ and the error profile's rates, at most ``summary.PLOT_ROWS`` models.
 
 from __future__ import annotations
 
+import io
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,12 +30,67 @@ ERRORS = [
 COLORS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c"]
 
 
-def _figure(width: float, height: float) -> tuple[Any, Any]:
-    """A figure outside pyplot (no global state: safe from concurrent requests)."""
+_RENDERED: OrderedDict[str, Any] = OrderedDict()  # the data drawn → its figure (rendered once per format)
+_RENDERED_MAX = 64
+_RENDERED_LOCK = threading.Lock()
+
+
+def _rendered_class() -> type:
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(width, height), dpi=90, layout="constrained")
+    class Rendered(Figure):
+        """A figure that renders once per format: Gradio's Plot calls ``savefig`` on every response,
+        and the leaderboard's plots are the same until the rows shown change."""
+
+        __module__ = "matplotlib.figure"  # how Gradio's Plot recognizes a matplotlib figure
+
+        def __init__(self, *a: Any, **kw: Any) -> None:
+            super().__init__(*a, **kw)
+            self._bytes: dict[str, bytes] = {}
+            self._lock = threading.Lock()
+
+        def savefig(self, fname: Any, *a: Any, **kw: Any) -> None:
+            key = repr((a, sorted(kw.items())))
+            with self._lock:
+                data = self._bytes.get(key)
+                if data is None:
+                    buf = io.BytesIO()
+                    super().savefig(buf, *a, **kw)
+                    data = self._bytes[key] = buf.getvalue()
+            if hasattr(fname, "write"):
+                fname.write(data)
+            else:
+                with open(fname, "wb") as f:
+                    f.write(data)
+
+    return Rendered
+
+
+_CLASS: list[type] = []
+
+
+def _figure(width: float, height: float) -> tuple[Any, Any]:
+    """A figure outside pyplot (no global state: safe from concurrent requests)."""
+    if not _CLASS:
+        _CLASS.append(_rendered_class())
+    fig = _CLASS[0](figsize=(width, height), dpi=90, layout="constrained")
     return fig, fig.subplots()
+
+
+def _cached(kind: str, data: Any, draw: Any) -> Any:
+    """The figure drawn from ``data`` before (same kind, same data), else ``draw()``'s."""
+    key = f"{kind}:{data!r}"
+    with _RENDERED_LOCK:
+        fig = _RENDERED.get(key)
+        if fig is not None:
+            _RENDERED.move_to_end(key)
+            return fig
+    fig = draw()
+    with _RENDERED_LOCK:
+        _RENDERED[key] = fig
+        while len(_RENDERED) > _RENDERED_MAX:
+            _RENDERED.popitem(last=False)
+    return fig
 
 
 def _ascii(s: str, n: int = 28) -> str:
@@ -51,6 +109,10 @@ def of_verdicts(entries: Sequence[Any]) -> tuple[dict[str, Any], dict[str, Any]]
 
 def recall_by_difficulty(named: Sequence[tuple[str, Mapping[str, Any]]]) -> Any:
     """Grouped bars: recall on easy / medium / hard for each model (``breakdown`` by difficulty)."""
+    return _cached("recall", named, lambda: _recall_by_difficulty(named))
+
+
+def _recall_by_difficulty(named: Sequence[tuple[str, Mapping[str, Any]]]) -> Any:
     fig, ax = _figure(8, 3.6)
     n = max(len(named), 1)
     width = 0.8 / n
@@ -70,6 +132,10 @@ def recall_by_difficulty(named: Sequence[tuple[str, Mapping[str, Any]]]) -> Any:
 def error_profile(named: Sequence[tuple[str, Mapping[str, Any]]]) -> Any:
     """Horizontal stacked bars: each failure category as a share of its denominator (``summarize``'s
     rates of each model)."""
+    return _cached("errors", named, lambda: _error_profile(named))
+
+
+def _error_profile(named: Sequence[tuple[str, Mapping[str, Any]]]) -> Any:
     fig, ax = _figure(8, 1.9 + 0.5 * max(len(named), 1))
     ys = list(range(len(named)))
     left = [0.0] * len(named)

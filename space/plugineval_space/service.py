@@ -248,6 +248,24 @@ class Service:
         self.ensure_rescored()
         return self.board.entries()
 
+    def prewarm(self) -> None:
+        """In the background: the page's first leaderboard (its default controls) computed and its
+        plots rendered, so that the next page load after a new row finds them ready."""
+
+        def run() -> None:
+            import io
+
+            try:
+                out = self.leaderboard(
+                    "", next(iter(table.PRESETS)), 0, 0, 0, table.DEFAULT_COLUMNS, None, None, "Recall", True
+                )
+                for fig in out[2:]:
+                    fig.savefig(io.BytesIO(), format="webp")  # as Gradio's Plot sends it
+            except Exception:  # a warm-up only: the request itself will say what is wrong
+                pass
+
+        threading.Thread(target=run, name="prewarm", daemon=True).start()
+
     def rows(self) -> list[Entry]:
         """Every row with its summary, not its verdicts (what the leaderboard draws from)."""
         self.ensure_seeded()
@@ -446,7 +464,10 @@ class Service:
         if not board.added:
             return "✅ " + message
         e = board.added[0]
-        if not self.board.add(e):
+        added = self.board.add(e)
+        if added:
+            self.prewarm()
+        if not added:
             return (
                 f"✅ Already on the leaderboard as row #{e.id}: you submitted this as **{md(e.model)}** before "
                 "(nothing changed)."

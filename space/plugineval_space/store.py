@@ -35,6 +35,10 @@ from typing import Any
 
 from plugineval import entries as E
 
+from .identity import Budget, Refused, _full, _skeleton, _who, row_key
+
+__all__ = ["Budget", "Refused", "row_key"]
+
 # the per-record keys the leaderboard needs (metrics recompute from these; arguments are kept too)
 VERDICT_KEYS = (
     E.OUTCOME,
@@ -54,65 +58,6 @@ def content_hash(predictions: bytes, model: str) -> str:
     h.update(b"\x00model\x00")
     h.update(model.strip().encode("utf-8"))
     return h.hexdigest()
-
-
-class Refused(ValueError):
-    """The board will not store this row or bundle; ``str(e)`` is the message for the submitter."""
-
-
-def _who(organisation: str) -> str:
-    """The submitter a row belongs to: the organisation as given, compared without case, width or
-    spacing differences (stable: it is part of the row key)."""
-    import unicodedata
-
-    return " ".join(unicodedata.normalize("NFKC", organisation or "").casefold().split())
-
-
-def row_key(kind: str, digest: str, organisation: str) -> str:
-    """A row's key (the UNIQUE ``content_hash``): baselines in their own key space (only the seeding
-    path writes kind ``baseline``), a submission's content digest bound to its submitter."""
-    if kind == "baseline":
-        return hashlib.sha256(f"baseline\x00{digest}".encode()).hexdigest()
-    return hashlib.sha256(f"submission\x00{digest}\x00{_who(organisation)}".encode()).hexdigest()
-
-
-def _skeleton(text: str) -> str:
-    """``plugineval.names.skeleton``; a name of punctuation only (an empty skeleton) as it is."""
-    from plugineval.names import skeleton
-
-    return skeleton(text) or "\x00" + _who(text)
-
-
-def _mib(n: float) -> str:
-    return f"{n / 2**20:,.1f} MiB"
-
-
-@dataclass(frozen=True)
-class Budget:
-    """How large the board may grow: the SQLite file (rows and kept bundles) and, within it, the kept
-    bundles. Past either a new row or bundle is refused with a message (``Refused``)."""
-
-    board_bytes: int = 2048 * 2**20
-    bundle_bytes: int = 1024 * 2**20
-
-    @classmethod
-    def from_env(cls) -> Budget:
-        import os
-
-        def mb(name: str, default: int) -> int:
-            try:
-                return int(float(os.environ.get(name, default)) * 2**20)
-            except ValueError:
-                return default * 2**20
-
-        return cls(mb("PLUGINEVAL_SPACE_MAX_BOARD_MB", 2048), mb("PLUGINEVAL_SPACE_MAX_BUNDLES_MB", 1024))
-
-
-def _full(what: str, used: int, adding: int, limit: int) -> Refused:
-    return Refused(
-        f"The leaderboard's {what} is full: {_mib(used)} used of its {_mib(limit)} budget, and this needs "
-        f"{_mib(adding)} more. Nothing was stored: ask the maintainers to make room, or try again later."
-    )
 
 
 def pack_verdicts(per_record: dict[str, dict[str, Any]]) -> bytes:
@@ -270,11 +215,15 @@ def _same(v: Any) -> Any:
 
 # how a value is stored and read back where the column's type is not the field's
 def _pack_summary(s: dict[str, Any] | None) -> bytes | None:
-    return None if s is None else zlib.compress(json.dumps(s, separators=(",", ":")).encode(), 6)
+    """Plain JSON: its bulk is base64 resample sums, which compress little and decode faster raw."""
+    return None if s is None else json.dumps(s, separators=(",", ":")).encode()
 
 
 def _unpack_summary(blob: bytes | None) -> dict[str, Any] | None:
-    return None if not blob else json.loads(zlib.decompress(blob))  # type: ignore[no-any-return]
+    if not blob:
+        return None
+    raw = bytes(blob)
+    return json.loads(raw if raw[:1] == b"{" else zlib.decompress(raw))  # type: ignore[no-any-return]
 
 
 _ENCODE: dict[str, Callable[[Any], Any]] = {
@@ -535,31 +484,42 @@ class SqliteBoard(Board):
         return list(out)
 
     def rows(self) -> list[Entry]:
-        """Every row with its summary but without its verdicts (``verdicts`` empty), oldest first. A
-        row without a summary of the current version is summarized now, once, and the summary stored."""
+        """Every row with its summary but without its verdicts (``verdicts`` empty), oldest first. Rows
+        are read once per process (only new ones after that); a row without a summary of the current
+        version is summarized now, once, and the summary stored."""
         con = self._connect()
         try:
             (n, last) = con.execute("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM entries").fetchone()
             key = n * 1_000_003 + last
-            if self._light is not None and self._light[0] == key:
-                return list(self._light[1])
-            got = con.execute(f"SELECT id, {', '.join(LIGHT)} FROM entries ORDER BY id").fetchall()
-            out = [_decode(row[0], LIGHT, row[1:]) for row in got]
-            for e in out:
-                if e.summary is None or e.summary.get("version") != summary_version():
-                    v, more = con.execute(
-                        "SELECT verdicts, more_trials FROM entries WHERE id = ?", (e.id,)
-                    ).fetchone()
-                    e.verdicts, e.more_trials = unpack_verdicts(v), _unpack_trials(more)
-                    e.summary = summarize(e)
-                    con.execute(
-                        "UPDATE entries SET summary = ? WHERE id = ?", (_pack_summary(e.summary), e.id)
-                    )
-                    e.verdicts, e.more_trials = {}, []
+            with self._init_lock:
+                if self._light is not None and self._light[0] == key:
+                    return list(self._light[1])
+                known = {e.id: e for e in self._light[1]} if self._light is not None else {}
+            ids = [r[0] for r in con.execute("SELECT id FROM entries ORDER BY id")]
+            new = [i for i in ids if i not in known]
+            for k in range(0, len(new), 500):
+                chunk = new[k : k + 500]
+                sql = (
+                    f"SELECT id, {', '.join(LIGHT)} FROM entries WHERE id IN ({', '.join('?' * len(chunk))})"
+                )
+                for row in con.execute(sql, chunk).fetchall():
+                    e = _decode(row[0], LIGHT, row[1:])
+                    if e.summary is None or e.summary.get("version") != summary_version():
+                        self._summarize(con, e)
+                    known[e.id] = e
         finally:
             con.close()
-        self._light = (key, out)
+        out = [known[i] for i in ids if i in known]
+        with self._init_lock:
+            self._light = (key, out)
         return list(out)
+
+    def _summarize(self, con: sqlite3.Connection, e: Entry) -> None:
+        v, more = con.execute("SELECT verdicts, more_trials FROM entries WHERE id = ?", (e.id,)).fetchone()
+        e.verdicts, e.more_trials = unpack_verdicts(v), _unpack_trials(more)
+        e.summary = summarize(e)
+        con.execute("UPDATE entries SET summary = ? WHERE id = ?", (_pack_summary(e.summary), e.id))
+        e.verdicts, e.more_trials = {}, []
 
     def entry(self, row_id: int) -> Entry | None:
         """One row with its verdicts."""

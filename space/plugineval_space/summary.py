@@ -171,6 +171,80 @@ def mixture_ci(summary: Mapping[str, Any], weights: Sequence[float]) -> dict[str
     return {"recall": None if rec is None else M._percentiles(rec), "accuracy": M._percentiles(accuracy)}
 
 
+_SLOTS = [(pos, d) for pos in (True, False) for d in DIFFICULTIES]
+
+
+def row_arrays(summary: Mapping[str, Any]) -> tuple[Any, Any]:
+    """A row's stratum sizes (6 slots; 0 where it has no such stratum) and resample sums (6 ×
+    resamples, as stored: 16-bit where the strata are small enough), for ``mixture_cis``."""
+    import numpy as np
+
+    n = np.zeros(len(_SLOTS), dtype=np.int64)
+    reps = [np.frombuffer(base64.b64decode(r["b64"]), dtype=r["dtype"]) for r in summary["reps"]]
+    dtype = reps[0].dtype if reps and all(r.dtype == reps[0].dtype for r in reps) else np.dtype("<i4")
+    sums = np.zeros((len(_SLOTS), RESAMPLES), dtype=dtype)
+    for st, r in zip(summary["strata"], reps, strict=True):
+        j = _SLOTS.index((st["pos"], st["d"]))
+        n[j] = st["n"]
+        sums[j] = r
+    return n, sums
+
+
+def stacked(arrays: Sequence[tuple[Any, Any]]) -> tuple[Any, Any]:
+    """``row_arrays`` of many rows as two arrays (rows × 6, rows × 6 × resamples)."""
+    import numpy as np
+
+    if not arrays:
+        return np.zeros((0, len(_SLOTS)), dtype=np.int64), np.zeros(
+            (0, len(_SLOTS), RESAMPLES), dtype=np.int64
+        )
+    dtypes = {a[1].dtype for a in arrays}
+    dtype = dtypes.pop() if len(dtypes) == 1 else np.dtype("<i4")
+    return np.stack([a[0] for a in arrays]), np.stack([a[1].astype(dtype, copy=False) for a in arrays])
+
+
+def mixture_cis(n: Any, sums: Any, weights: Sequence[float]) -> list[dict[str, list[float] | None] | None]:
+    """``mixture_ci`` of many rows at once (``stacked``'s arrays): the same operations in the same
+    order on whole arrays, so the same numbers. None for a row whose draws would differ."""
+    import numpy as np
+
+    rows = n.shape[0]
+    present = n > 0
+    rate = {True: np.zeros((rows, RESAMPLES)), False: np.zeros((rows, RESAMPLES))}
+    size = {True: np.zeros(rows, dtype=np.int64), False: np.zeros(rows, dtype=np.int64)}
+    bad = np.zeros(rows, dtype=bool)
+    for pos in (True, False):
+        slots = [j for j, (p, _) in enumerate(_SLOTS) if p is pos]
+        total = np.zeros(rows)
+        for j, w in zip(slots, weights, strict=True):
+            total = total + np.where(present[:, j], w, 0.0)
+        side = present[:, slots].any(axis=1)
+        bad |= side & (total == 0)
+        safe = np.where(total == 0, 1.0, total)
+        for j, w in zip(slots, weights, strict=True):
+            share = np.where(present[:, j], w / safe, 0.0)
+            denom = np.where(present[:, j], n[:, j], 1)
+            rate[pos] = rate[pos] + share[:, None] * (sums[:, j].astype(np.float64) / denom[:, None])
+            size[pos] = size[pos] + n[:, j]
+    total_n = size[True] + size[False]
+    acc = (size[True][:, None] * rate[True] + size[False][:, None] * rate[False]) / np.where(
+        total_n == 0, 1, total_n
+    )[:, None]
+    lo_hi_rec = np.percentile(rate[True], [2.5, 97.5], axis=1)
+    lo_hi_acc = np.percentile(acc, [2.5, 97.5], axis=1)
+    has_pos = present[:, [j for j, (p, _) in enumerate(_SLOTS) if p]].any(axis=1)
+    out: list[dict[str, list[float] | None] | None] = []
+    for i in range(rows):
+        if bad[i]:
+            out.append(None)
+        elif total_n[i] == 0:
+            out.append({"recall": None, "accuracy": None})
+        else:
+            rec = [float(lo_hi_rec[0, i]), float(lo_hi_rec[1, i])] if has_pos[i] else None
+            out.append({"recall": rec, "accuracy": [float(lo_hi_acc[0, i]), float(lo_hi_acc[1, i])]})
+    return out
+
+
 def trial_spread(summary: Mapping[str, Any], weights: Sequence[float]) -> dict[str, Any] | None:
     """``table.trial_spread`` from the stored per-trial strata."""
     t = summary.get("trials")
