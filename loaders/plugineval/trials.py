@@ -143,10 +143,13 @@ def check_same_run(metas: Sequence[dict[str, Any] | None], names: Sequence[str])
 
 def identical_trials(names: Sequence[str], datas: Sequence[bytes]) -> list[tuple[str, str]]:
     """(copy, first) for each file whose bytes equal an earlier file's: such a copy is not a trial."""
+    return _same([(n, hashlib.sha256(d).digest()) for n, d in zip(names, datas, strict=True)])
+
+
+def _same(keyed: Sequence[tuple[str, bytes]]) -> list[tuple[str, str]]:
     first: dict[bytes, str] = {}
     out = []
-    for name, data in zip(names, datas, strict=True):
-        key = hashlib.sha256(data).digest()
+    for name, key in keyed:
         if key in first:
             out.append((name, first[key]))
         else:
@@ -155,9 +158,14 @@ def identical_trials(names: Sequence[str], datas: Sequence[bytes]) -> list[tuple
 
 
 def check_distinct_files(paths: Sequence[str | Path]) -> None:
-    """``TrialsError`` when two of the files (those that exist) are byte-identical."""
-    real = [Path(p) for p in paths if Path(p).is_file()]
-    same = identical_trials([str(p) for p in real], [p.read_bytes() for p in real])
+    """``TrialsError`` when two of the files (those that exist) are byte-identical (hashed as they
+    are read, never held whole)."""
+    keyed = []
+    for p in map(Path, paths):
+        if p.is_file():
+            with p.open("rb") as f:
+                keyed.append((str(p), hashlib.file_digest(f, "sha256").digest()))
+    same = _same(keyed)
     if same:
         copy, first = same[0]
         raise TrialsError(
