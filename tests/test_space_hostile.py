@@ -187,8 +187,9 @@ def test_the_live_submission_refuses_the_same_names_and_links_that_are_not_http(
         ("ok", "", "javascript:alert(1)", "Link: must start with https://"),
         ("ok", "", "https://a b", "U+0020"),
     ]:
-        with pytest.raises(livejudge.UploadError, match=re.escape(want)):
+        with pytest.raises(livejudge.UploadError) as e:
             livejudge.submit(None, model, org, link, [], board)
+        assert want in _plain(str(e.value))
     assert board.count() == 0
     assert clean_link("https://example.org/m?x=1") == "https://example.org/m?x=1"
 
@@ -205,6 +206,7 @@ def test_markdown_text_renders_literally_and_fetches_nothing() -> None:
         "<http://x.org>",
         "&amp; &#60;",
         "__init__",
+        "see https://example.org/a_(b)\\[c] or WWW.example.org",
     )
     for text in texts:
         _shows_literally(f"**B = {markdown_text(text)}** minus", text)

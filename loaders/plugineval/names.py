@@ -268,14 +268,18 @@ def refuse_reserved(name: str, organisation: str = "") -> None:
 
 # what Markdown (CommonMark + GFM tables, strikethrough) or HTML reads as markup inside a line (a
 # backslash before ASCII punctuation makes it literal): links and images need their brackets, raw
-# HTML and autolinks their angle brackets, emphasis and code their * _ ~ `, math its $; a bare
-# http(s) URL may still be shown as a link to itself by the renderer (a link, never a fetch)
-# (an underscore between two letters or digits makes no emphasis: ``model_card`` stays as it is)
+# HTML and autolinks their angle brackets, emphasis and code their * _ ~ `, math its $ (an
+# underscore between two letters or digits makes no emphasis: ``model_card`` stays as it is)
 _MARKUP = re.compile(r"([\\`*\[\]<>|~&$]|(?<![^\W_])_|_(?![^\W_]))")
+# GFM links a bare URL by itself ("http://…", "www.…") and takes the backslashes after it into the
+# link: ":\/\/" and "www\." show the same and link nothing
+_BARE_URL = re.compile(r"(?i)(:)(//)|\b(www)(\.)")
 _BREAKS = re.compile(r"[\r\n\u2028\u2029\x85\x0b\x0c]+")
 
 
 def markdown_text(text: object) -> str:
     """``text`` (any user-given string) made literal inside a Markdown line or table cell (not at the
-    start of a line): markup and HTML characters backslash-escaped, line breaks turned into spaces."""
-    return _MARKUP.sub(r"\\\1", _BREAKS.sub(" ", str(text)))
+    start of a line): markup and HTML characters backslash-escaped, bare URLs kept from being linked,
+    line breaks turned into spaces."""
+    out = _MARKUP.sub(r"\\\1", _BREAKS.sub(" ", str(text)))
+    return _BARE_URL.sub(lambda m: ":\\/\\/" if m.group(1) else m.group(3) + "\\.", out)
