@@ -118,12 +118,16 @@ def _facility_mentions(query: str) -> list[str]:
 
 
 def _other_days(value: Any, sch: dict[str, Any]) -> list[Any]:
-    """Other dates (or date-times) than ``value``: the contrast of a time-valued argument."""
+    """Other dates, date-times or months than ``value``: the contrast of a time-valued argument."""
+    v = str(value)
     try:
-        if sch.get("format") == "date":
-            d = date.fromisoformat(str(value)[:10])
+        if re.fullmatch(r"\d{4}-\d{2}", v):  # a month (YYYY-MM): the one before, and a year earlier
+            y, m = int(v[:4]), int(v[5:])
+            return [f"{y - (m == 1)}-{(m - 2) % 12 + 1:02d}", f"{y - 1}-{m:02d}"]
+        if sch.get("format") == "date" or re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
+            d = date.fromisoformat(v[:10])
             return [(d - timedelta(days=k)).isoformat() for k in (30, 400)]
-        t = datetime.fromisoformat(str(value))
+        t = datetime.fromisoformat(v)
         return [(t - timedelta(days=k)).isoformat() for k in (30, 400)]
     except ValueError:
         return []
@@ -172,6 +176,8 @@ class AlternativeFinder:
         others = (
             _other_days(next((v for v in seen if v is not None), ""), sch) if timed else contrasts(sch, seen)
         )
+        if not others:
+            return "no_contrast"  # nothing tells an argument that matters from one that is ignored
         for v in others:
             if (
                 await self._answer(Call(name=variant.name, arguments={**variant.arguments, arg: v}), ref)
@@ -200,7 +206,16 @@ class AlternativeFinder:
             reason = value_reason(tool, variant.arguments, arg, variant.arguments[arg], query)
         if reason is None and drops_part(self.catalog.tool, query, [gold], [variant]):
             reason = "drops_part_of_request"
-        if reason is None:
+        stated = (
+            isinstance(result, dict)
+            and arg in variant.arguments
+            and result.get(arg) == variant.arguments[arg]
+        )
+        if reason is None and stated:
+            # the answer states the value it used (tax_year 2025, bill_month 2025-06, 2106号台风's year
+            # 2021): writing it out restates what the tool did, whether or not another value differs
+            reason = "empty_answer" if finds_nothing(result, tool) else None
+        elif reason is None:
             seen = [variant.arguments.get(arg), gold.arguments.get(arg)]
             reason = await self.evidence(
                 variant, arg, [v for v in seen if v is not None], ref, answer, result
