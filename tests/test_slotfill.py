@@ -83,3 +83,19 @@ def test_latin_enum_values_are_words() -> None:
     # "T" in "Tom" and "K" in "EK" are no train types; "G" stands alone
     assert "train_type" not in (_fill("train_search_tickets", "Tom想查明天北京到上海的火车") or {})
     assert _fill("train_search_tickets", "明天北京到上海的G字头列车")["train_type"] == "G"  # type: ignore[index]
+
+
+def test_a_countdown_to_one_day_counts_from_today() -> None:
+    # "离5月1号还有几天": the request's time implies the start; the unit is no "月" of the date
+    assert _fill("date_diff", "离5月1号还有几天") == {
+        "start_date": "2026-03-18",
+        "end_date": "2026-05-01",
+        "unit": "days",
+    }
+    assert _fill("date_diff", "5月1号到8月3号几个工作日") == {
+        "start_date": "2026-05-01",
+        "end_date": "2026-08-03",
+        "unit": "workdays",
+    }
+    # one date and no countdown word: still missing the end
+    assert _fill("date_diff", "从5月1号开始算") is None

@@ -43,6 +43,8 @@ _MEASURES = set(
 )
 _KILO = ("公里", "千米")
 _CONJ = re.compile(r"[和跟、与及]|以及|还有|分别")
+# a countdown to one day ("离5月1号还有几天", "距离国庆还有几周", "还有多少天到6月18号") counts from today
+_COUNTDOWN = re.compile(r"(?:^|[，,])(?:离|距离?)|还有|还剩")
 
 
 @dataclass
@@ -175,6 +177,7 @@ class SlotFiller:
         args: dict[str, Any] = {}
         steps: set[str] = set(ref_steps)
         self._fill_times(args, steps, times, variant)
+        self._countdown(args, steps, query, times, reference_time)
         self._fill_places(args, steps, query, places, variant)
         used: set[int] = set()  # number spans already given to an argument
         for arg, sch in self.props.items():
@@ -230,6 +233,30 @@ class SlotFiller:
         for a, (v, t) in zip(dt_args, stamps, strict=False):
             args[a] = v
             steps.update(t.steps)
+
+    def _countdown(
+        self,
+        args: dict[str, Any],
+        steps: set[str],
+        query: str,
+        times: tuple[TimeMention, ...],
+        reference_time: str,
+    ) -> None:
+        """A countdown to one day ("离5月1号还有几天") between two required dates: the start is today
+        (the request's time implies it), the end the day named."""
+        date_args = [a for a, s in self.props.items() if s.get("format") == "date"]
+        if len(date_args) != 2 or not all(a in self.required for a in date_args) or not _COUNTDOWN.search(query):
+            return
+        start, end = date_args
+        named = [t for t in times if t.value.kind == "date" and t.value.start is not None]
+        if len(named) != 1 or end in args and start not in args:
+            return
+        today = reference_time[:10]
+        day = str(named[0].value.start)[:10]
+        if day <= today or args.get(start) != day or end in args:
+            return
+        args[start], args[end] = today, day
+        steps.add("relative_time")
 
     def _fill_places(
         self, args: dict[str, Any], steps: set[str], query: str, places: list[Any], variant: int
@@ -329,10 +356,14 @@ class SlotFiller:
             # the earliest mention no other argument took (the longest at one position): one mention
             # serves one argument ("23公斤换算一下" has no target unit) and mentions fill arguments in
             # order ("把5英里换成公里": from mile, to km)
+            # a one-character alias inside a time mention is part of the time ("5月1号" names no
+            # unit of months, "下周三" none of weeks)
+            inside = {i for s, e in time_spans for i in range(s, e)}
             found = [
                 (at, -len(surface), surface, canon)
                 for surface, canon in pairs
-                if (at := _free_occurrence(query, surface, used)) is not None
+                if (at := _free_occurrence(query, surface, used | (inside if len(surface) == 1 else set())))
+                is not None
             ]
             if found:
                 at, _, surface, canon = min(found, key=lambda f: (f[0], f[1]))
