@@ -15,7 +15,9 @@
   ``![p](http://…)`` shows literally and makes the browser fetch nothing.
 
 The refusals raise ``InvalidName`` (a ``ValueError``, so a pydantic validator reports it as the field's
-problem and the Space as an upload problem). No gradio here.
+problem and the Space as an upload problem); a message names the field, the reason and the refused
+character as U+XXXX, and never repeats the text typed, so it is safe in Markdown as it is. No gradio
+here.
 """
 
 from __future__ import annotations
@@ -239,17 +241,15 @@ def skeleton(text: str) -> str:
 
 
 def reserved_reason(name: str, organisation: str = "") -> str | None:
-    """Why the name or organisation is the maintainers' (``None`` when neither is)."""
+    """Why the name or organisation is the maintainers' (``None`` when neither is). Like every message
+    here it repeats nothing the user typed (so it can go into Markdown as it is)."""
     if skeleton(name).startswith(skeleton(RESERVED_MODEL_PREFIX)):
         return (
-            f"model: {name!r} reads as a {RESERVED_MODEL_PREFIX}… name, which only the maintainers' "
-            "baseline rows carry; choose another name"
+            f"model: reads as a {RESERVED_MODEL_PREFIX}… name, which only the maintainers' baseline rows "
+            "carry; choose another name"
         )
     if organisation and skeleton(organisation).startswith(skeleton(RESERVED_ORG_PREFIX)):
-        return (
-            f"organisation: {organisation!r} reads as {MAINTAINERS!r}, the maintainers' organisation; "
-            "give your own"
-        )
+        return f"organisation: reads as {MAINTAINERS!r}, the maintainers' organisation; give your own"
     return None
 
 

@@ -247,8 +247,8 @@ def clean_submitter(model: str | None, organisation: str | None, link: str | Non
         o = names.clean_name(organisation or "", "Organisation", required=False)
         lk = names.clean_link(link or "", "Link")
         names.refuse_reserved(m, o)
-    except names.InvalidName as e:
-        raise UploadError(md(str(e))) from None
+    except names.InvalidName as e:  # its message repeats nothing typed: Markdown as it is
+        raise UploadError(str(e)) from None
     return m, o, lk
 
 
