@@ -87,7 +87,7 @@ class Watch:
                 self.worst_get = max(self.worst_get, 60.0)
 
     def _mem(self) -> None:
-        while not self._stop.wait(0.1):
+        while not self._stop.wait(0.25):  # reading smaps holds the server's memory map lock: not too often
             self.peak = max(self.peak, tree_pss(self.pid))
 
 

@@ -400,8 +400,10 @@ def hostile_server(mini_release: Path, tmp_path_factory: pytest.TempPathFactory)
     db = tmp_path_factory.mktemp("hostile-db") / "lb.sqlite"
     board = SqliteBoard(db)
     rng = random.Random(SEED)
+    from plugineval._version import JUDGE_VERSION
+
     for name, org in HOSTILE.items():
-        assert board.add(entry(name, org, verdicts(rng, 40)))
+        assert board.add(entry(name, org, verdicts(rng, 40), judge_version=JUDGE_VERSION))
     yield from running_space(mini_release, db, 0.05, "token")
 
 

@@ -136,7 +136,7 @@ def error_profile(named: Sequence[tuple[str, Mapping[str, Any]]]) -> Any:
 
 
 def _error_profile(named: Sequence[tuple[str, Mapping[str, Any]]]) -> Any:
-    fig, ax = _figure(8, 1.9 + 0.5 * max(len(named), 1))
+    fig, ax = _figure(8, 1.9 + 0.3 * max(len(named), 1))
     ys = list(range(len(named)))
     left = [0.0] * len(named)
     for j, (key, label) in enumerate(ERRORS):

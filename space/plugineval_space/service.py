@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -173,6 +174,9 @@ class Service:
         default_factory=lambda: os.environ.get("PLUGINEVAL_SPACE_RESCORE", "1") != "0"
     )
     pool: Pool = field(default_factory=Pool)
+    _dirty: threading.Event = field(default_factory=threading.Event, repr=False)
+    _warmer: threading.Thread | None = field(default=None, repr=False)
+    _warm_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _rescored: bool = field(default=False, repr=False)
     _seeded: set[str] = field(default_factory=set, repr=False)
     _seed_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -249,12 +253,24 @@ class Service:
         return self.board.entries()
 
     def prewarm(self) -> None:
-        """In the background: the page's first leaderboard (its default controls) computed and its
-        plots rendered, so that the next page load after a new row finds them ready."""
+        """Soon, in the background: the page's first leaderboard (its default controls) computed and
+        its plots rendered, so that the next page load after new rows finds them ready. Calls in a
+        burst (many submissions at once) make one warm-up, a second after the last."""
+        with self._warm_lock:
+            self._dirty.set()
+            if self._warmer is not None and self._warmer.is_alive():
+                return
+            self._warmer = threading.Thread(target=self._warm, name="prewarm", daemon=True)
+            self._warmer.start()
 
-        def run() -> None:
-            import io
+    def _warm(self) -> None:
+        import io
 
+        while self._dirty.is_set():
+            self._dirty.clear()
+            time.sleep(1.0)
+            if self._dirty.is_set():
+                continue
             try:
                 out = self.leaderboard(
                     "", next(iter(table.PRESETS)), 0, 0, 0, table.DEFAULT_COLUMNS, None, None, "Recall", True
@@ -263,8 +279,6 @@ class Service:
                     fig.savefig(io.BytesIO(), format="webp")  # as Gradio's Plot sends it
             except Exception:  # a warm-up only: the request itself will say what is wrong
                 pass
-
-        threading.Thread(target=run, name="prewarm", daemon=True).start()
 
     def rows(self) -> list[Entry]:
         """Every row with its summary, not its verdicts (what the leaderboard draws from)."""

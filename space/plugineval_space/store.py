@@ -336,6 +336,7 @@ class SqliteBoard(Board):
         self._ready = False
         self._cache: tuple[int, list[Entry]] | None = None  # (row count, entries)
         self._light: tuple[int, list[Entry]] | None = None  # (row count, rows without verdicts)
+        self._name_keys: list[tuple[int, str, str, str, str]] = []
 
     @property
     def description(self) -> str:
@@ -387,13 +388,31 @@ class SqliteBoard(Board):
         if why is not None:
             raise Refused(markdown_text(why))
         mine, who = _skeleton(entry.model), _who(entry.organisation)
-        for rid, model, org in con.execute("SELECT id, model, organisation FROM entries ORDER BY id"):
-            if _who(org) != who and _skeleton(model) == mine:
+        for rid, model, org, their_who, theirs in self._names(con):
+            if their_who != who and theirs == mine:
                 raise Refused(
                     f"The model name {markdown_text(entry.model)} is the same as, or looks like, "
                     f"{markdown_text(model)} (row #{rid}) of another submitter "
                     f"({markdown_text(org) or 'no organisation'}): choose a name of your own."
                 )
+
+    def _names(self, con: sqlite3.Connection) -> list[tuple[int, str, str, str, str]]:
+        """(id, model, organisation, submitter, look-alike key) of every row: computed once per row
+        (then only for new rows), so that checking a name costs a comparison per row."""
+        (n, last) = con.execute("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM entries").fetchone()
+        with self._init_lock:
+            known = self._name_keys if len(self._name_keys) <= n else []
+            top = known[-1][0] if known else 0
+            if len(known) == n and top == last:
+                return known
+            if (
+                len(known) + con.execute("SELECT COUNT(*) FROM entries WHERE id > ?", (top,)).fetchone()[0]
+                != n
+            ):
+                known, top = [], 0  # rows were deleted: read them all again
+            new = con.execute("SELECT id, model, organisation FROM entries WHERE id > ? ORDER BY id", (top,))
+            self._name_keys = known + [(i, m, o, _who(o), _skeleton(m)) for i, m, o in new]
+            return self._name_keys
 
     def admissible(self, entry: Entry) -> None:
         if entry.kind != "baseline":
