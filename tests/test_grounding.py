@@ -93,9 +93,15 @@ def test_a_hospital_the_request_never_names_is_no_alternative() -> None:
 def test_equality_proves_nothing_where_the_tool_ignores_the_argument() -> None:
     # route_plan resolves its places without the city: any city gives the gold's answer
     gold = [Call(name="route_plan", arguments={"origin": "人民广场", "destination": "外滩"})]
-    found = _find("上海从人民广场到外滩怎么走", gold, patch=_offer("city", ["上海"]))
+    found = _find("刚从北京到上海，从人民广场到外滩怎么走", gold, patch=_offer("city", ["上海"]))
     assert "city" not in found.alternatives[0].extra
     assert found.rejected["entailed"] == {"tool_ignores_argument": 1}
+    # a city the request never says is none
+    unsaid = _find("从人民广场到外滩怎么走", gold, patch=_offer("city", ["上海"]))
+    assert unsaid.rejected["entailed"] == {"not_in_request": 1}
+    # ... where the request itself names the one city, that is the evidence
+    said = _find("上海从人民广场到外滩怎么走", gold, patch=_offer("city", ["上海"]))
+    assert said.alternatives[0].extra.get("city") == ["上海"]
     # a category the tool filters by: another category answers otherwise, so equality tells
     shirts = _find("帮我找找羽绒服", [Call(name="product_search", arguments={"keyword": "羽绒服"})])
     assert shirts.alternatives[0].extra.get("category") == ["clothing"]

@@ -133,6 +133,17 @@ def _other_days(value: Any, sch: dict[str, Any]) -> list[Any]:
         return []
 
 
+def _the_city_said(arg: str, value: Any, query: str) -> bool:
+    """``city`` is the one city the request names, in its own words (上海 of 去上海南站): where the tool
+    ignores the argument, equality proves nothing, and the request itself is the evidence. A city the
+    request never says (人民广场→外滩 read as 上海) has none."""
+    if arg != "city" or not isinstance(value, str) or value not in query:
+        return False
+    named = {canonical_place(m.name) for m in find_places(query)}
+    named = {n for n in named if n is not None and is_city(n)}
+    return named == {canonical_place(value)}
+
+
 class AlternativeFinder:
     """Executes the variants of an accepted gold list; ``stage1`` lends its executor, validators and
     argument evaluator (the variant's values must be grounded like a proposal's)."""
@@ -220,6 +231,8 @@ class AlternativeFinder:
             reason = await self.evidence(
                 variant, arg, [v for v in seen if v is not None], ref, answer, result
             )
+            if reason == "tool_ignores_argument" and _the_city_said(arg, variant.arguments.get(arg), query):
+                reason = None
         if reason is not None:
             found.reject(source, reason)
             return False
@@ -461,6 +474,8 @@ class AlternativeFinder:
                         return reason
                 seen = [x for x in (c.arguments.get(k), g.arguments.get(k)) if x is not None]
                 reason = await self.evidence(c, k, seen, ref, answers[j] or "", results[j])
+                if reason == "tool_ignores_argument" and _the_city_said(k, c.arguments.get(k), query):
+                    reason = None
                 if reason is not None:
                     return reason
         return None
