@@ -62,8 +62,8 @@ async def own_words(
     value only comes back as an echo (the answer with a nonsense value is the gold's): the query's
     segments as ``extra`` values, each checked by executing it too."""
     for arg, sch in tool.properties.items():
-        if arg in tool.required or sch.get("type") != "string":
-            continue
+        if arg in tool.required or sch.get("type") != "string" or arg == "city" or arg.endswith("_city"):
+            continue  # a city is a place the tool reads, never a label it echoes
         if any(k in sch for k in ("enum", "format", "pattern")) or (
             arg in call.arguments and call.arguments[arg] != sch.get("default")
         ):
