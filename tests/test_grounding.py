@@ -243,3 +243,37 @@ def test_one_of_two_gold_calls_alone_drops_the_other_part_however_equal_its_answ
     ]
     found = _find("看看玉兰氏的防晒霜，我在南宁，我爸妈在贵阳，两边分别几天能到", gold)
     assert found.alternative_calls == [] and found.rejected["merged"] == {"drops_part_of_request": 2}
+
+
+def test_stage_one_refutes_an_underspecified_draft_whose_time_implies_the_value() -> None:
+    import anyio
+
+    from plugineval.builder.pccf.config import Stage1
+    from plugineval.builder.pccf.stage1 import StageOne
+    from plugineval.builder.synth.synthesizer import Candidate
+    from plugineval.builder.tools.server import ToolExecutor
+
+    def verify(plugin: str, scenario: str, query: str, call: Call) -> Any:
+        p = CAT.plugin(plugin)
+        sc = next(s for s in p.scenarios if s.id == scenario)
+        cand = Candidate(query, plugin, scenario, "underspecified", "-", REF, [call], [], query)
+
+        async def go() -> Any:
+            async with ToolExecutor(CAT) as ex:
+                return await StageOne(Stage1(), CAT, ex, []).verify(cand, p, sc, None)
+
+        return anyio.run(go)
+
+    moon = verify(
+        "sun_moon",
+        "missing_date",
+        "合肥的月亮几点升起来",
+        Call(name="sun_moon_times", arguments={"city": "合肥"}),
+    )
+    assert not moon.accepted and moon.reason == "value_implied_by_time"
+    # no origin anyone can infer: the draft goes on to Stage I's abstention check (no generator here)
+    rail = CAT.plugin("rail_tickets")
+    sc = next(s for s in rail.scenarios if s.id == "missing_route")
+    ticket = Call(name="train_search_tickets", arguments={"to_city": "蚌埠"})
+    assert not implied_by_time(CAT.tool("train_search_tickets"), sorted(sc.missing), "去蚌埠的车票", REF)
+    assert verify("rail_tickets", "missing_route", "去蚌埠的车票", ticket).reason != "value_implied_by_time"
