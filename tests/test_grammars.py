@@ -111,3 +111,42 @@ def test_a_sql_slot_draws_after_the_slots_it_binds() -> None:
             row = db.execute("SELECT city FROM scenic_spots WHERE name = ?", (c.slots["spot"],)).fetchone()
             assert row[0] == c.slots["city"]
     assert any(c is not None for c in got)
+
+
+def test_default_patterns_read_like_requests_people_send() -> None:
+    """A regression guard on the default profile's style (docs/authoring.md): over one instance of
+    every default pattern, no rare form beyond 2 %, few marks of generated text, short requests."""
+    import random
+    import statistics
+    from datetime import datetime, timedelta, timezone
+
+    from plugineval.builder.synth.synthesizer import instantiate
+    from plugineval.builder.tools.store import Store
+    from plugineval.realism import GIVEAWAYS, RARE_FORMS, SHORT, forms_of
+
+    kinds = CAT.scenario_kinds()
+    cst = timezone(timedelta(hours=8))
+    texts: list[str] = []
+    dbs: dict[str, object] = {}
+    for pid, g in sorted(GRAMMARS.items()):
+        dom = CAT.domain_of_plugin(pid)
+        if dom not in dbs:
+            dbs[dom] = Store.open([dom], 20260318).readonly_connection()
+        for sid, sc in g.scenarios.items():
+            for p in sc.patterns:
+                for i in range(1):
+                    rng = random.Random(f"{pid}/{sid}/{p.id}/{i}")
+                    ref = datetime(
+                        2026, rng.randint(1, 12), rng.randint(1, 28), rng.randint(8, 21), tzinfo=cst
+                    )
+                    c = instantiate(p, g, plugin=pid, scenario=sid, kind=str(kinds.get((pid, sid))), ref=ref,
+                                    rng=rng, catalog=CAT, db=dbs[dom])  # fmt: skip
+                    if c is not None:
+                        texts.append(c.query)
+    n = len(texts)
+    assert n > 1000
+    counts = {k: sum(k in forms_of(t) for t in texts) / n for k in (*RARE_FORMS, *GIVEAWAYS)}
+    over = {k: round(v, 3) for k, v in counts.items() if v > (0.02 if k in RARE_FORMS else 0.05)}
+    assert not over, over
+    assert statistics.median(len(t) for t in texts) <= 16
+    assert sum(len(t) <= SHORT for t in texts) / n >= 0.15
