@@ -277,3 +277,16 @@ def test_stage_one_refutes_an_underspecified_draft_whose_time_implies_the_value(
     ticket = Call(name="train_search_tickets", arguments={"to_city": "蚌埠"})
     assert not implied_by_time(CAT.tool("train_search_tickets"), sorted(sc.missing), "去蚌埠的车票", REF)
     assert verify("rail_tickets", "missing_route", "去蚌埠的车票", ticket).reason != "value_implied_by_time"
+
+
+def test_the_users_word_for_one_of_two_categories_keeps_the_other_call() -> None:
+    # a wide probe (seed 31): 博物馆和古迹 — the museums by keyword alone dropped the historic sites
+    base = {"city": "西安", "date": "2026-03-20"}
+    gold = [
+        Call(name="scenic_ticket_search", arguments={**base, "category": "museum"}),
+        Call(name="scenic_ticket_search", arguments={**base, "category": "history"}),
+    ]
+    found = _find("3月20日西安博物馆和古迹门票", gold)
+    lists = [[c["arguments"] for c in alt["calls"]] for alt in found.alternative_calls]
+    assert [{**base, "keyword": "博物馆"}, {**base, "category": "history"}] in lists
+    assert all(len(x) == 2 or x == [base] for x in lists)  # no list of the museums alone

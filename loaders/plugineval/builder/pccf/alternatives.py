@@ -258,7 +258,7 @@ class AlternativeFinder:
             await self._omitted(found, i, c, query, ref, answer, results[i])
             await widened(self, found, i, c, query, ref, results[i])
             await widened_end(self, found, i, c, query, ref, results[i])
-            await keyword_for_category(self, found, c, query, ref, results[i])
+            await keyword_for_category(self, found, gold, i, query, ref, results[i])
             await own_words(found, i, c, self.catalog.tool(c.name), query, ref, answer, self._answer)
         await merged(self, found, gold, results, ref)
         await united(self, found, gold, results, ref)

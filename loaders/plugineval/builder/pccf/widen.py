@@ -163,14 +163,16 @@ async def narrowed(finder: AlternativeFinder, found: Found, i: int, c: Call, ref
 
 
 async def keyword_for_category(
-    finder: AlternativeFinder, found: Found, c: Call, query: str, ref: str, result: Any
+    finder: AlternativeFinder, found: Found, gold: list[Call], i: int, query: str, ref: str, result: Any
 ) -> None:
     """A category the gold chose by the user's word (奶茶 → ``cuisine: dessert``) replaced by that
     word as the tool's ``keyword`` (``{keyword: 奶茶}``): an ``alternative_calls`` list when its
     answer is non-empty, every item it finds names the word (the tool searched by it: 标间 matches
     no hotel's name, area or address, and a tool that answers anyway ignored it) and every item is
     among the gold's (the user's word narrows the category, never leaves it). Refused where the
-    gold's answer lists nothing."""
+    gold's answer lists nothing. The alternative list is the gold's with that one call replaced (博物馆和古迹:
+    the museums by keyword, the historic sites still by category)."""
+    c = gold[i]
     tool = finder.catalog.tool(c.name)
     kw = tool.properties.get("keyword", {})
     if "keyword" in c.arguments or kw.get("type") != "string" or "keyword" in tool.required:
@@ -200,4 +202,4 @@ async def keyword_for_category(
                 found.reject("keyword", "tool_ignores_argument")
                 continue
             if sub_answer(part, whole) or _holds_items(part, whole):
-                found.add_calls(finder.catalog, [variant])
+                found.add_calls(finder.catalog, [*gold[:i], variant, *gold[i + 1 :]])
