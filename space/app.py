@@ -4,7 +4,10 @@ Configuration (environment): PLUGINEVAL_RECORDS (a release folder, Hub dataset r
 default ``plugineval.sources.default_source()``), PLUGINEVAL_REVISION, PLUGINEVAL_SPACE_TTL (seconds),
 PLUGINEVAL_SPACE_DB (SQLite path), PLUGINEVAL_SPACE_HUB_REPO (store the leaderboard in a Hub dataset
 repo instead; HF_TOKEN), PLUGINEVAL_SPACE_JUDGE (rules | hybrid), PLUGINEVAL_SPACE_MAX_UPLOAD_MB,
-PLUGINEVAL_SPACE_SEED=0 (do not seed the baselines).
+PLUGINEVAL_SPACE_SEED=0 (do not seed the baselines); the scoring pool (docs/space.md, "Heavy work off
+the server"): PLUGINEVAL_SPACE_WORKERS, PLUGINEVAL_SPACE_BUNDLE_WORKERS, PLUGINEVAL_SPACE_QUEUE,
+PLUGINEVAL_SPACE_TIME_BUDGET, PLUGINEVAL_SPACE_WORKER_MEMORY_MB; the storage budget:
+PLUGINEVAL_SPACE_MAX_BOARD_MB, PLUGINEVAL_SPACE_MAX_BUNDLES_MB.
 """
 
 from __future__ import annotations

@@ -49,6 +49,20 @@ def _rendered_class() -> type:
             self._bytes: dict[str, bytes] = {}
             self._lock = threading.Lock()
 
+        def render_with(self, run: Any, fmt: str = "webp") -> None:
+            """Render ``fmt`` now through ``run(fn, figure)`` (e.g. in a child process, so that the
+            server's interpreter lock stays free), keeping the bytes for ``savefig``; on failure the
+            figure renders itself when asked."""
+            key = repr(((), [("format", fmt)]))
+            if key in self._bytes:
+                return
+            try:
+                data = run(_render, self, fmt)
+            except Exception:
+                return
+            with self._lock:
+                self._bytes.setdefault(key, data)
+
         def savefig(self, fname: Any, *a: Any, **kw: Any) -> None:
             key = repr((a, sorted(kw.items())))
             with self._lock:
@@ -67,6 +81,12 @@ def _rendered_class() -> type:
 
 
 _CLASS: list[type] = []
+
+
+def _render(fig: Any, fmt: str) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format=fmt)
+    return buf.getvalue()
 
 
 def _figure(width: float, height: float) -> tuple[Any, Any]:

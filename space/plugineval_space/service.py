@@ -276,7 +276,7 @@ class Service:
                     "", next(iter(table.PRESETS)), 0, 0, 0, table.DEFAULT_COLUMNS, None, None, "Recall", True
                 )
                 for fig in out[2:]:
-                    fig.savefig(io.BytesIO(), format="webp")  # as Gradio's Plot sends it
+                    fig.savefig(io.BytesIO(), format="webp")  # as Gradio's Plot sends it (rendered already)
             except Exception:  # a warm-up only: the request itself will say what is wrong
                 pass
 
@@ -362,12 +362,13 @@ class Service:
                 "About tab's contamination note says what that means)."
             )
         sums = [(e.model, table.summary_of(e)) for e in top]
-        return (
-            df,
-            note,
+        figs = (
             plots.recall_by_difficulty([(n, s["by_difficulty"]) for n, s in sums]),
             plots.error_profile([(n, s["rates"]) for n, s in sums]),
         )
+        for fig in figs:  # rendered in a child: drawing holds the interpreter lock for up to seconds
+            fig.render_with(lambda fn, *a: self.pool.run(fn, *a, budget=60, what="Drawing a plot"))
+        return (df, note, *figs)
 
     def compare(self, a: str | None, b: str | None) -> tuple[str, Any]:
         from plugineval import metrics as M

@@ -12,7 +12,7 @@ inherited plus ``memory_mb`` (``RLIMIT_AS``), so a task that needs more fails wi
 instead of growing the server.
 
 Settings (environment): ``PLUGINEVAL_SPACE_WORKERS`` (2), ``PLUGINEVAL_SPACE_BUNDLE_WORKERS`` (1),
-``PLUGINEVAL_SPACE_QUEUE`` (16), ``PLUGINEVAL_SPACE_TIME_BUDGET`` (seconds, 300),
+``PLUGINEVAL_SPACE_QUEUE`` (32), ``PLUGINEVAL_SPACE_TIME_BUDGET`` (seconds, 300),
 ``PLUGINEVAL_SPACE_WORKER_MEMORY_MB`` (1024). Where ``fork`` is not available the task runs in the
 calling thread (no time or memory budget).
 """
@@ -91,7 +91,7 @@ def _child(conn: Any, memory: int, fn: Callable[..., Any], args: tuple[Any, ...]
 @dataclass
 class Pool:
     workers: int = field(default_factory=lambda: max(1, int(_env("PLUGINEVAL_SPACE_WORKERS", 2))))
-    queue: int = field(default_factory=lambda: max(0, int(_env("PLUGINEVAL_SPACE_QUEUE", 16))))
+    queue: int = field(default_factory=lambda: max(0, int(_env("PLUGINEVAL_SPACE_QUEUE", 32))))
     budget: float = field(default_factory=lambda: _env("PLUGINEVAL_SPACE_TIME_BUDGET", 300.0))
     memory_mb: float = field(default_factory=lambda: _env("PLUGINEVAL_SPACE_WORKER_MEMORY_MB", 1024.0))
     lanes: dict[str, int] = field(
