@@ -99,3 +99,16 @@ def test_a_countdown_to_one_day_counts_from_today() -> None:
     }
     # one date and no countdown word: still missing the end
     assert _fill("date_diff", "从5月1号开始算") is None
+
+
+def test_a_clock_time_alone_is_its_next_occurrence() -> None:
+    from plugineval.baselines.textscan import find_times
+
+    t = CAT.tool("reminder_create")
+    f = SlotFiller(t.openai_function(), t.annotations)
+    for query, want in (("8点提醒我吃药", "2026-03-19T08:00:00+08:00"), ("晚上8点提醒我吃药", "2026-03-18T20:00:00+08:00")):
+        args: dict = {}  # type: ignore[type-arg]
+        f._next_clock(args, set(), find_times(query, REF), REF)
+        assert args == {"remind_at": want}
+    # a tool with a date argument of its own keeps the time alone (no date is invented)
+    assert _fill("date_diff", "8点") is None

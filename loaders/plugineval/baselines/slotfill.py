@@ -178,6 +178,7 @@ class SlotFiller:
         steps: set[str] = set(ref_steps)
         self._fill_times(args, steps, times, variant)
         self._countdown(args, steps, query, times, reference_time)
+        self._next_clock(args, steps, times, reference_time)
         self._fill_places(args, steps, query, places, variant)
         used: set[int] = set()  # number spans already given to an argument
         for arg, sch in self.props.items():
@@ -256,6 +257,31 @@ class SlotFiller:
         if day <= today or args.get(start) != day or end in args:
             return
         args[start], args[end] = today, day
+        steps.add("relative_time")
+
+    def _next_clock(
+        self, args: dict[str, Any], steps: set[str], times: tuple[TimeMention, ...], reference_time: str
+    ) -> None:
+        """A clock time alone ("8点提醒我吃药", "每天7点叫我起床") for a required date-time, where the
+        tool takes no separate date: its next occurrence after the request's time."""
+        from datetime import datetime, timedelta
+
+        dt_args = [a for a, s in self.props.items() if s.get("format") == "date-time"]
+        if any(s.get("format") == "date" for s in self.props.values()) or not dt_args:
+            return
+        first = dt_args[0]
+        if first in args or first not in self.required or len(times) != 1 or times[0].value.kind != "time":
+            return
+        clock = _time_parts(times[0].value)[1]
+        if clock is None:
+            return
+        ref = datetime.fromisoformat(reference_time)
+        hour, minute = int(clock[:2]), int(clock[3:5])
+        at = ref.replace(hour=hour, minute=minute, second=0, microsecond=0)
+        if at <= ref:
+            at += timedelta(days=1)
+        args[first] = at.isoformat()
+        steps.update(times[0].steps)
         steps.add("relative_time")
 
     def _fill_places(
