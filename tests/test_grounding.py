@@ -206,6 +206,7 @@ def test_a_year_less_date_follows_the_requests_order_of_events() -> None:
     [
         ("sun_moon_times", ["date"], "合肥的月亮几点升起来", True),  # present tense: today
         ("sun_moon_times", ["date"], "合肥那天的月亮几点升起来", False),  # another, unnamed day
+        ("sun_moon_times", ["date"], "拉萨一般几点日出", False),  # no day in particular
         ("train_search_tickets", ["from_city"], "明天去蚌埠的车票", False),  # no origin anyone can infer
         ("flight_search", ["date"], "北京飞成都的机票", False),  # the day of a trip is the user's to say
     ],

@@ -486,9 +486,11 @@ _EXTENT = re.compile(r"^(radius.*|limit|max_results)$")
 # a date argument that names the day a fact holds (日期, 预报日期), not the day of an action the user
 # plans (出发日期, 入住日期, 游玩日期, 就诊日期): a present-tense question means today
 _FACT_DAY = re.compile(r"^(日期|查询日期|预报日期|预报起始日期|节目日期)")
-# words that put the request at another, unnamed time (之前的天气, 改天, 到时候)
+# words that put the request at another, unnamed time (之前的天气, 改天, 到时候), or at none in
+# particular (一般几点日出: on no day anyone can name)
 _OTHER_TIME = re.compile(
     r"之前|以前|过去|那天|那时|当时|以后|之后|下次|到时候|改天|哪天|某天|哪一天|什么时候|几号"
+    r"|一般|通常|平时|平常|往往|每年|每个月"
 )
 
 
