@@ -366,8 +366,17 @@ class Service:
             plots.recall_by_difficulty([(n, s["by_difficulty"]) for n, s in sums]),
             plots.error_profile([(n, s["rates"]) for n, s in sums]),
         )
-        for fig in figs:  # rendered in a child: drawing holds the interpreter lock for up to seconds
-            fig.render_with(lambda fn, *a: self.pool.run(fn, *a, budget=60, what="Drawing a plot"))
+        # each rendered in a child, both at once: drawing holds the interpreter lock for up to seconds
+        todo = [
+            threading.Thread(
+                target=fig.render_with, args=(lambda fn, *a: self.pool.run(fn, *a, budget=60, what="A plot"),)
+            )
+            for fig in figs
+        ]
+        for t in todo:
+            t.start()
+        for t in todo:
+            t.join()
         return (df, note, *figs)
 
     def compare(self, a: str | None, b: str | None) -> tuple[str, Any]:
