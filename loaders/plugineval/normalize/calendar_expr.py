@@ -23,6 +23,7 @@ import re
 from datetime import date, datetime, timedelta
 from functools import cache
 
+from . import limits
 from .holidays import SOLAR_TERMS, solar_term_date
 from .lunar import lunar_in_year, next_lunar, parse_lunar_day, parse_lunar_month
 from .timeexpr import _TIME_RE, TimeValue, _day, _num, _with_time
@@ -129,7 +130,9 @@ def _split_clock(t: str) -> tuple[str, re.Match[str]] | None:
 
 def calendar_kind(surface: str) -> str | None:
     """The kind of a calendar expression (lunar, ylunar, edge, nth, count, after, before, term),
-    None for any other text."""
+    None for any other text (and for a string longer than ``limits.MAX_NORMALIZE_CHARS``)."""
+    if len(surface) > limits.MAX_NORMALIZE_CHARS:
+        return None
     t = re.sub(r"\s+|的", "", surface)
     split = _split_clock(t)
     hit = _match(split[0] if split else t)

@@ -5,13 +5,19 @@
 Colloquial elision is understood: 三千五 = 3500, 两万三 = 23000, 一百二 = 120;
 a 零 cancels it (一万零五 = 10005).  A run of bare digits is read digit by digit
 (二〇二六 = 2026).  Percentages: ``5%`` / ``百分之五`` = 0.05, ``‰`` / ``千分之`` ÷ 1000.
+
+A string longer than ``limits.MAX_NORMALIZE_CHARS`` is not read (``None``), and neither is a number
+too large for a float (``None``, never ``inf``: two such numbers are not "equal").
 """
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from functools import lru_cache
+
+from . import limits
 
 __all__ = ["CN_DIGITS", "find_numbers", "parse_int", "parse_number"]
 
@@ -85,13 +91,13 @@ def _digit_string(s: str) -> float | None:
         return None if d is None else float(d)
     if "两" in s:
         return None
-    out = 0
+    digits = []
     for ch in s:
         d = CN_DIGITS.get(ch)
         if d is None:
             return None
-        out = out * 10 + d
-    return float(out)
+        digits.append(str(d))
+    return float("".join(digits))  # linear (an int built digit by digit is quadratic), inf if huge
 
 
 def _parse_cn(s: str, level: int = 0) -> float | None:
@@ -148,9 +154,16 @@ def _fraction(s: str) -> float | None:
     return float("0." + "".join(digits))
 
 
-@lru_cache(maxsize=65536)
 def parse_number(s: str) -> float | None:
-    """Parse a whole string as a number; ``None`` if it is not exactly one number."""
+    """Parse a whole string as a number; ``None`` if it is not exactly one number (or is longer than
+    ``limits.MAX_NORMALIZE_CHARS``, or too large for a float)."""
+    if len(s) > limits.MAX_NORMALIZE_CHARS:
+        return None  # not read, and not cached
+    return _parse_number(s)
+
+
+@lru_cache(maxsize=65536)
+def _parse_number(s: str) -> float | None:
     t = unicodedata.normalize("NFKC", s).strip().translate(_CAPITALS)
     t = t.replace(" ", "")
     if not t:
@@ -184,7 +197,7 @@ def parse_number(s: str) -> float | None:
             v = iv + fv
         else:
             v = _parse_cn(t)
-    if v is None:
+    if v is None or not math.isfinite(v):
         return None
     return sign * v * scale
 
@@ -198,10 +211,12 @@ def parse_int(s: str) -> int | None:
 
 
 _CN_CHARS = "零〇一二两三四五六七八九十百千万亿壹贰貳叁參肆伍陆陸柒捌玖拾佰仟萬億兩廿卅"
+_FIND_HEAD = r"(?:百分之|千分之)?负?(?:[+-](?=\d))?"
+#: where a number can start (the first character of one): a search for it reads each character once
+_START_RE = re.compile(rf"{_FIND_HEAD}[\d{_CN_CHARS}]")
+#: a number from its start (matched within ``_SPAN`` characters)
 _FIND_RE = re.compile(
-    r"(?:百分之|千分之)?负?"
-    r"(?:[+-](?=\d))?"
-    rf"(?:\d+(?:,\d{{3}})*(?:\.\d+)?|[{_CN_CHARS}])"
+    _FIND_HEAD + rf"(?:\d+(?:,\d{{3}})*(?:\.\d+)?|[{_CN_CHARS}])"
     rf"(?:\d+(?:,\d{{3}})*(?:\.\d+)?|[{_CN_CHARS}]|点(?=[\d{_CN_CHARS}]))*"
     r"[%‰]?"
 )
@@ -209,6 +224,7 @@ _WIDTH = str.maketrans(
     {chr(0xFF10 + i): str(i) for i in range(10)} | {"，": ",", "．": ".", "％": "%", "－": "-", "＋": "+"}
 )
 _LONE = frozenset("十百千万亿拾佰仟萬億")
+_SPAN = 64  # the longest number find_numbers reads at once (a longer run of digits is read in pieces)
 _KILO_UNITS = frozenset("克米瓦卡帕")
 
 
@@ -216,16 +232,20 @@ def find_numbers(text: str) -> list[tuple[float, int, int]]:
     """Every number in free text as ``(value, start, end)`` spans of ``text``.
 
     Lone magnitude characters (万, 千, …) are not numbers on their own.  A candidate
-    that does not parse as a whole is shortened from the right until it does.
+    that does not parse as a whole is shortened from the right until it does.  A candidate is at
+    most 64 characters long (a longer run is read in pieces), so the scan is linear in ``text``.
     """
     t = text.translate(_WIDTH)  # length-preserving, so spans index ``text``
     out: list[tuple[float, int, int]] = []
     pos = 0
     while True:
-        m = _FIND_RE.search(t, pos)
-        if m is None:
+        head = _START_RE.search(t, pos)
+        if head is None:
             break
-        start, end = m.start(), m.end()
+        start = head.start()
+        m = _FIND_RE.match(t, start, start + _SPAN)
+        assert m is not None  # its head matched here
+        end = m.end()
         if end - start > 1 and t[end - 1] in "千仟" and t[end : end + 1] in _KILO_UNITS:
             end -= 1  # 58千克 is 58 kg, not 58,000 g: 千 before 克/米/瓦/卡 is the unit's prefix
         found = False

@@ -12,6 +12,8 @@ name and the common names people use (海口火车站 is 海口站; 徐州机场
 both: 海口站 and 海口东站 are two entries, and a name several airports could carry (北京机场,
 上海机场) is nobody's alias.  ``canonical_place`` knows cities and regions only;
 ``canonical_site`` knows facilities too.
+
+A name longer than ``limits.MAX_NORMALIZE_CHARS`` is no place (``None``), without a look-up.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
+
+from . import limits
 
 __all__ = [
     "CITY_NICKNAMES",
@@ -138,8 +142,14 @@ def _load_facilities() -> tuple[tuple[FacilityInfo, ...], dict[str, FacilityInfo
     return tuple(out), index
 
 
-@lru_cache(maxsize=16384)
 def _lookup(s: str) -> PlaceInfo | None:
+    if len(s) > limits.MAX_NORMALIZE_CHARS:
+        return None  # not read, and not cached
+    return _lookup_key(s)
+
+
+@lru_cache(maxsize=16384)
+def _lookup_key(s: str) -> PlaceInfo | None:
     index = _load()[1]
     k = place_key(s)
     if not k:
@@ -182,9 +192,15 @@ def alias_index() -> dict[str, str]:
     return {k: v.name for k, v in _load()[1].items()}
 
 
-@lru_cache(maxsize=16384)
 def facility_info(name: str) -> FacilityInfo | None:
     """The railway station or airport a name means (official name, common name or IATA code)."""
+    if len(name) > limits.MAX_NORMALIZE_CHARS:
+        return None  # not read, and not cached
+    return _facility(name)
+
+
+@lru_cache(maxsize=16384)
+def _facility(name: str) -> FacilityInfo | None:
     k = place_key(name)
     return _load_facilities()[1].get(k) if k else None
 

@@ -11,6 +11,11 @@
   boundary (今晚 = 18:00 → next day 00:00).
 * ``month`` / ``year``: first and last day (``date``).
 * ``duration``: ``seconds`` only.
+
+Linear by construction (tests/test_hostile_judge.py): a run of numerals (``N``) is possessive, so
+that a failing match never re-reads it; a part that repeats (a duration's ``3小时20分钟``) is matched
+from where the last one ended, never searched for; whitespace is collapsed before any pattern runs.
+A string longer than ``limits.MAX_NORMALIZE_CHARS`` is not read (``None``).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from functools import lru_cache
 from typing import Literal
 
+from . import limits
 from .numbers import parse_int, parse_number
 
 __all__ = ["TimeValue", "compare_time", "is_relative", "parse_absolute", "resolve"]
@@ -86,7 +92,9 @@ def _add_months(d: date, k: int) -> date:
 
 
 # ---------------------------------------------------------------- regex parts
-N: str = r"[0-9零〇一二两三四五六七八九十]+"
+# a run of numerals, possessive: what follows one is never a numeral, except where a date or a
+# minute would run into the next number without a separator ("3月410:00"), which is no time
+N: str = r"[0-9零〇一二两三四五六七八九十]++"
 _PERIODS: dict[str, tuple[int, int]] = {
     "凌晨": (0, 6), "早上": (6, 12), "早晨": (6, 12), "清晨": (6, 12), "上午": (6, 12),
     "早": (6, 12), "中午": (11, 13), "午间": (11, 13), "下午": (12, 18), "傍晚": (17, 19),
@@ -110,7 +118,7 @@ _DATE = (
     r"(?:(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})"
     rf"|(?:(?P<cy>{_YEAR4})年)?(?P<cm>{N})月(?P<cd>{N})[日号]?)"
 )
-_ABS_RE = re.compile(rf"{_DATE}\s*{_WK}(?:[t\s,，]*(?P<tp>{TIME}{_OFFSET}))?", re.IGNORECASE)
+_ABS_RE = re.compile(rf"{_DATE}\s*+{_WK}(?:[t\s,，]*+(?P<tp>{TIME}{_OFFSET}))?", re.IGNORECASE)
 _TIME_RE = re.compile(rf"{TIME}{_OFFSET}", re.IGNORECASE)
 _COMPACT_RE = re.compile(r"(\d{4})(\d{2})(\d{2})")
 _MONTH_RE = re.compile(
@@ -118,9 +126,9 @@ _MONTH_RE = re.compile(
 )
 _YEAR_RE = re.compile(rf"(?P<y>{_YEAR4})年|(?P<b>(?:19|20)\d\d)")
 _ISO_DUR_RE = re.compile(
-    r"P(?!$)(?:(?P<Y>\d+(?:\.\d+)?)Y)?(?:(?P<M>\d+(?:\.\d+)?)M)?(?:(?P<W>\d+(?:\.\d+)?)W)?"
-    r"(?:(?P<D>\d+(?:\.\d+)?)D)?(?:T(?=\d)(?:(?P<h>\d+(?:\.\d+)?)H)?"
-    r"(?:(?P<m>\d+(?:\.\d+)?)M)?(?:(?P<s>\d+(?:\.\d+)?)S)?)?"
+    r"P(?!$)(?:(?P<Y>\d++(?:\.\d++)?)Y)?(?:(?P<M>\d++(?:\.\d++)?)M)?(?:(?P<W>\d++(?:\.\d++)?)W)?"
+    r"(?:(?P<D>\d++(?:\.\d++)?)D)?(?:T(?=\d)(?:(?P<h>\d++(?:\.\d++)?)H)?"
+    r"(?:(?P<m>\d++(?:\.\d++)?)M)?(?:(?P<s>\d++(?:\.\d++)?)S)?)?"
 )
 _DUR_UNITS: dict[str, float] = {
     "年": 365 * 86400.0, "个月": 30 * 86400.0, "周": 604800.0, "星期": 604800.0,
@@ -132,11 +140,12 @@ _DUR_UNITS: dict[str, float] = {
     "weeks": 604800.0, "week": 604800.0, "w": 604800.0,
 }  # fmt: skip
 _DUR_PART_RE = re.compile(
-    rf"(?P<n>\d+(?:\.\d+)?|{N}|半)?\s*(?P<ge>个)?(?P<h1>半)?"
+    rf"(?P<n>\d++(?:\.\d++)?|{N}|半)?\s*+(?P<ge>个)?(?P<h1>半)?"
     rf"(?P<u>{'|'.join(sorted(_DUR_UNITS, key=len, reverse=True))})(?P<h2>半)?\s*",
     re.IGNORECASE,
 )
-_RANGE_SPLIT_RE = re.compile(r"\s*(?:至|到|~|～|—|–|\s-\s)\s*")
+# (?<!\s): a search starts at the first space of a run, never again inside it
+_RANGE_SPLIT_RE = re.compile(r"(?<!\s)\s*(?:至|到|~|～|—|–|\s-\s)\s*")
 _WS_RE = re.compile(r"\s+")
 
 
@@ -242,8 +251,9 @@ def _duration(t: str) -> TimeValue | None:
         )  # fmt: skip
         return TimeValue("duration", seconds=secs)
     total, pos, first = 0.0, 0, True
-    for p in _DUR_PART_RE.finditer(t):
-        if p.start() != pos:
+    while pos < len(t):
+        p = _DUR_PART_RE.match(t, pos)  # each part where the last ended (a search would re-read the rest)
+        if p is None:
             return None
         pos = p.end()
         unit = p.group("u").lower()
@@ -267,7 +277,7 @@ def _duration(t: str) -> TimeValue | None:
         if unit == "年" and p.group("ge"):
             return None
         total += v * _DUR_UNITS[unit]
-    if pos != len(t) or first:
+    if first:
         return None
     return TimeValue("duration", seconds=total)
 
@@ -353,13 +363,20 @@ def _combine(a: TimeValue, b: TimeValue) -> TimeValue | None:
     return None
 
 
-@lru_cache(maxsize=65536)
 def parse_absolute(s: str, tz: tzinfo, default_year: int | None = None) -> TimeValue | None:
     """An absolute date, time, date-time, range, month, year or duration; else None.
 
     A date-time without an offset is read in ``tz``.  A month-day without a year
-    is accepted only when ``default_year`` is given.
+    is accepted only when ``default_year`` is given.  None for a string longer than
+    ``limits.MAX_NORMALIZE_CHARS``.
     """
+    if len(s) > limits.MAX_NORMALIZE_CHARS:
+        return None  # not read, and not cached
+    return _parse_absolute(s, tz, default_year)
+
+
+@lru_cache(maxsize=65536)
+def _parse_absolute(s: str, tz: tzinfo, default_year: int | None) -> TimeValue | None:
     t = _norm(s)
     if not t:
         return None

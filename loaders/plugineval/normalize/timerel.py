@@ -1,7 +1,8 @@
 """Relative time expressions (今天, 下周三, 三天后, 春节 …) and the judge's comparator.
 
 Split from ``timeexpr`` for size; import the public names from ``timeexpr``.
-Conventions are documented in ``docs/time_conventions.md``.
+Conventions are documented in ``docs/time_conventions.md``.  A string longer than
+``limits.MAX_NORMALIZE_CHARS`` is not read: ``resolve`` gives None, ``is_relative`` False.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from functools import lru_cache
 
+from . import limits
 from .calendar_expr import calendar_step, resolve_calendar
 from .holidays import HOLIDAY_ALIASES, holiday_date, next_holiday
 from .timeexpr import (
@@ -97,7 +99,8 @@ _REL_RE = re.compile(
     r"|(?:上上|下下|上|这|本|下)个?(?:周|星期|礼拜|月|季度)|(?:周|星期|礼拜)[一二三四五六日天七末]"
     rf"|{_alt(_YEARS)}|(?<![{_DIGITS}])月[底末初中]|(?<![{_DIGITS}])年[底末初]"
     rf"|(?<![年{_DIGITS}])[{_DIGITS}]+月|(?<![月{_DIGITS}-])[{_DIGITS}]+[号日]"
-    rf"|[{_DIGITS}半几]+个?半?(?:秒钟?|分钟|刻钟|小时|钟头|天|日|周|星期|礼拜|月|年)"
+    # (searched: a run of numerals is tried from its first character only, never again inside it)
+    rf"|(?<![{_DIGITS}半几])[{_DIGITS}半几]+个?半?(?:秒钟?|分钟|刻钟|小时|钟头|天|日|周|星期|礼拜|月|年)"
     r"(?:后|之后|以后|过后|前|之前|以前|内|以内|之内)"
     r"|最近|近[0-9零一二两三四五六七八九十]|过去|未来|接下来|今后|往后|这两天|这几天|刚才"
     r"|马上|立刻|现在|此刻|目前|当前|稍后|待会|一会儿|周末"
@@ -286,12 +289,18 @@ def _relative_one(t: str, ref: datetime) -> TimeValue | None:
     return resolve_calendar(t, ref)  # 农历十月初八, 下个月最后一个工作日, 今天之后第三个工作日 …
 
 
-@lru_cache(maxsize=65536)
 def resolve(s: str, reference_time: datetime) -> TimeValue | None:
     """Resolve an absolute or relative expression against ``reference_time``.
 
     Results are in the reference time's zone.  See docs/time_conventions.md.
     """
+    if len(s) > limits.MAX_NORMALIZE_CHARS:
+        return None  # not read, and not cached
+    return _resolve(s, reference_time)
+
+
+@lru_cache(maxsize=65536)
+def _resolve(s: str, reference_time: datetime) -> TimeValue | None:
     tz = reference_time.tzinfo or UTC
     v = parse_absolute(s, tz)
     if v is not None:
@@ -315,13 +324,20 @@ def resolve(s: str, reference_time: datetime) -> TimeValue | None:
 _UTC: tzinfo = UTC
 
 
-@lru_cache(maxsize=65536)
 def is_relative(s: str) -> bool:
     """True when ``s`` needs "today" to be understood (明天, 下周三, 3月18号, 春节 …).
 
     A clock time alone (下午3点) is not relative; an absolute date that carries a
-    weekday (2026年3月18日周三) is not relative either.
+    weekday (2026年3月18日周三) is not relative either.  False for a string longer than
+    ``limits.MAX_NORMALIZE_CHARS`` (not read).
     """
+    if len(s) > limits.MAX_NORMALIZE_CHARS:
+        return False  # not read, and not cached
+    return _is_relative(s)
+
+
+@lru_cache(maxsize=65536)
+def _is_relative(s: str) -> bool:
     t = _norm(s)
     if _REL_RE.search(t) is None:
         return calendar_step(t) is not None

@@ -3,6 +3,11 @@
 Canonical units: length ``m``, mass ``kg``, time ``s``, temperature ``C`` / ``F``
 (kept apart, never converted), area ``m2``, volume ``L``, data ``B`` (binary
 multiples: 1 KB = 1024 B), speed ``m/s``.  Currencies are ISO 4217 codes.
+
+A string longer than ``limits.MAX_NORMALIZE_CHARS`` is not read (``None``).  The number before a unit
+is the shortest that leaves only spaces and the unit, so it ends in a non-space and the spaces are
+matched possessively: a run of spaces is read once (a lazy number followed by a plain run of spaces
+reads the run again from every position of the number: quadratic).
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from . import limits
 from .numbers import parse_number
 
 __all__ = ["canonical_currency", "parse_money", "parse_quantity"]
@@ -67,17 +73,23 @@ _add("m/s", 1.0, "米每秒", "m/s", "米/秒")
 _add("m/s", 1 / 3.6, "公里每小时", "公里/小时", "千米每小时", "km/h", "kmh", "kph", "码")
 
 _QTY_RE = re.compile(
-    r"(?P<num>.+?)\s*(?P<unit>" + "|".join(re.escape(u) for u in sorted(_U, key=len, reverse=True)) + r")"
+    r"(?P<num>.*?\S)\s*+(?P<unit>" + "|".join(re.escape(u) for u in sorted(_U, key=len, reverse=True)) + r")"
 )
 
 
-@lru_cache(maxsize=65536)
 def parse_quantity(s: str) -> tuple[float, str] | None:
     """``"3公里"`` → ``(3000.0, "m")``; ``None`` when no known unit follows a number.
 
     Case matters only where it must: ``M`` is megabytes, ``m`` metres, ``g`` grams,
     ``G`` gigabytes.  ``度`` is read as degrees Celsius.
     """
+    if len(s) > limits.MAX_NORMALIZE_CHARS:
+        return None  # not read, and not cached
+    return _parse_quantity(s)
+
+
+@lru_cache(maxsize=65536)
+def _parse_quantity(s: str) -> tuple[float, str] | None:
     t = unicodedata.normalize("NFKC", s).strip()
     m = _QTY_RE.fullmatch(t)
     if m is None:
@@ -123,22 +135,34 @@ _cur("MYR", "林吉特", "马币")
 _cur("VND", "越南盾", "₫")
 
 _CUR_ALT = "|".join(re.escape(c) for c in sorted(_CUR, key=len, reverse=True))
-_PREFIX_RE = re.compile(rf"(?P<cur>{_CUR_ALT})\s*(?P<num>[^\s].*?)", re.IGNORECASE)
-_SUFFIX_RE = re.compile(rf"(?P<num>.+?)\s*(?P<cur>{_CUR_ALT})", re.IGNORECASE)
+_PREFIX_RE = re.compile(rf"(?P<cur>{_CUR_ALT})\s*+(?P<num>\S.*)", re.IGNORECASE)
+_SUFFIX_RE = re.compile(rf"(?P<num>.*?\S)\s*+(?P<cur>{_CUR_ALT})", re.IGNORECASE)
 _TRAIL_RE = re.compile(r"(?:整|左右)$")
 
 
-@lru_cache(maxsize=4096)
 def canonical_currency(s: str) -> str | None:
     """``"人民币"``/``"元"``/``"RMB"``/``"¥"``/``"块"`` → ``"CNY"``; ``None`` if unknown."""
+    if len(s) > limits.MAX_NORMALIZE_CHARS:
+        return None
+    return _canonical_currency(s)
+
+
+@lru_cache(maxsize=4096)
+def _canonical_currency(s: str) -> str | None:
     t = unicodedata.normalize("NFKC", s).strip().casefold()
     t = t.replace("\uffe5", "¥")
     return _CUR.get(t)
 
 
-@lru_cache(maxsize=65536)
 def parse_money(s: str) -> tuple[float, str] | None:
     """``"3500元"``, ``"RMB 3,500"``, ``"$100"``, ``"100美元"`` → ``(value, ISO code)``."""
+    if len(s) > limits.MAX_NORMALIZE_CHARS:
+        return None  # not read, and not cached
+    return _parse_money(s)
+
+
+@lru_cache(maxsize=65536)
+def _parse_money(s: str) -> tuple[float, str] | None:
     t = unicodedata.normalize("NFKC", s).strip()
     t = _TRAIL_RE.sub("", t).strip()
     if not t:
