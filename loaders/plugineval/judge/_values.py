@@ -15,6 +15,7 @@ from typing import Any
 from ..jsonschema_lite import Check, compile_schema
 from ..normalize import (
     compare_time,
+    limits,
     normalize_text,
     parse_money,
     parse_number,
@@ -182,6 +183,8 @@ def compare_value(
     for g in accepted:
         if pred == g and same(pred, g):  # == first: C-level, and false for almost every pair here
             return R_EXACT, None
+    if type(pred) is str and len(pred) > limits.MAX_NORMALIZE_CHARS:
+        return _unread(pred, accepted)
     value = pred
     if isinstance(pred, str) and spec.aliases:
         mapped = spec.aliases.get(_norm(pred), _MISSING)
@@ -227,6 +230,19 @@ def _mapped_items(value: Any, spec: ArgSpec) -> Any:
     if type(value) is not list or items is None or not items.aliases:
         return value
     return [items.aliases.get(_norm(x), x) if type(x) is str else x for x in value]
+
+
+def _unread(value: str, accepted: list[Any]) -> tuple[Reason, str | None]:
+    """A string longer than the normalizers read (``normalize.limits``), decided without them: equal
+    to an accepted string once both are stripped, else wrong — never undecided (nor sent to the LLM)."""
+    s = value.strip()
+    for g in accepted:
+        if type(g) is str and s == g.strip():
+            return R_NORMALIZED, "equal once stripped (not normalized: longer than the normalizers read)"
+    return (
+        R_VALUE_MISMATCH,
+        f"{len(value):,} characters: not normalized (the judge reads at most {limits.MAX_NORMALIZE_CHARS:,})",
+    )
 
 
 def _compare_time(value: str, accepted: list[Any], ref: datetime, tz: tzinfo) -> tuple[Reason, str | None]:
