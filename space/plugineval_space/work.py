@@ -76,8 +76,10 @@ def _child(conn: Any, memory: int, fn: Callable[..., Any], args: tuple[Any, ...]
         out: tuple[str, Any] = ("ok", fn(*args))
     except MemoryError:
         out = ("memory", None)
-    except BaseException as e:  # sent back and raised in the server's thread
+    except Exception as e:  # sent back and raised in the server's thread
         out = ("err", e)
+    except BaseException as e:  # (SystemExit and the like must not stop the server's thread)
+        out = ("err", RuntimeError(f"{type(e).__name__}: {e}"))
     try:
         conn.send(out)
     except MemoryError:
@@ -172,7 +174,7 @@ class Pool:
                 )
             try:
                 status, payload = recv.recv()
-            except EOFError:  # the child died without answering (killed, or out of memory)
+            except EOFError:  # the child died without answering (killed by the system: out of memory)
                 status, payload = "memory", None
         finally:
             if proc.is_alive():
