@@ -106,9 +106,53 @@ def test_a_clock_time_alone_is_its_next_occurrence() -> None:
 
     t = CAT.tool("reminder_create")
     f = SlotFiller(t.openai_function(), t.annotations)
-    for query, want in (("8点提醒我吃药", "2026-03-19T08:00:00+08:00"), ("晚上8点提醒我吃药", "2026-03-18T20:00:00+08:00")):
+    for query, want in (
+        ("8点提醒我吃药", "2026-03-19T08:00:00+08:00"),
+        ("晚上8点提醒我吃药", "2026-03-18T20:00:00+08:00"),
+    ):
         args: dict = {}  # type: ignore[type-arg]
         f._next_clock(args, set(), find_times(query, REF), REF)
         assert args == {"remind_at": want}
     # a tool with a date argument of its own keeps the time alone (no date is invented)
     assert _fill("date_diff", "8点") is None
+
+
+def _fill_steps(tool: str, query: str) -> tuple[dict | None, set[str]]:  # type: ignore[type-arg]
+    t = CAT.tool(tool)
+    f = SlotFiller(t.openai_function(), t.annotations, t.stateful).fill(query, REF)
+    return f.arguments, f.steps
+
+
+def test_a_present_tense_fact_of_the_day_is_today() -> None:
+    # 北京天气 asks about today: the request's time implies the date (a relative_time step)
+    for tool, query, arg, value in (
+        ("weather_daily_forecast", "北京天气", "city", "北京"),
+        ("air_quality_query", "北京空气质量", "city", "北京"),
+        ("sun_moon_times", "上海日落几点", "city", "上海"),
+        ("tv_schedule", "湖南卫视节目单", "channel", "hunan_tv"),
+    ):
+        args, steps = _fill_steps(tool, query)
+        assert args is not None and args["date"] == "2026-03-18" and args[arg] == value, query
+        assert "relative_time" in steps
+    # another, unnamed day, or none in particular: still missing
+    assert _fill("sun_moon_times", "合肥那天的月亮几点升起来") is None
+    assert _fill("sun_moon_times", "拉萨一般几点日出") is None
+    # the day of a trip is the user's to say: a ticket search without a date stays underspecified
+    assert _fill("flight_search", "北京飞成都的机票") is None
+
+
+def test_the_parser_fills_today_exactly_where_the_label_says_implied() -> None:
+    from plugineval.baselines.implied import implied_today
+    from plugineval.builder.pccf.stage1 import implied_by_time
+
+    for tool, query in (
+        ("sun_moon_times", "合肥的月亮几点升起来"),
+        ("sun_moon_times", "合肥那天的月亮几点升起来"),
+        ("weather_daily_forecast", "北京之前的天气"),
+        ("flight_search", "北京飞成都的机票"),
+    ):
+        t = CAT.tool(tool)
+        label = implied_by_time(t, ["date"], query, REF)
+        assert label == implied_today(t.properties, t.annotations, t.stateful, ["date"], query, REF)
+        args, _ = _fill_steps(tool, query)
+        assert (args is not None and args.get("date") == REF[:10]) is label, query

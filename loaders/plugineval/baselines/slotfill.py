@@ -13,6 +13,7 @@ from typing import Any
 
 from ..normalize import normalize_text
 from ..normalize.timeexpr import TimeValue
+from .implied import implied_today
 from .textscan import (
     TimeMention,
     find_places,
@@ -144,8 +145,12 @@ def _free_occurrence(query: str, surface: str, used: set[int]) -> int | None:
 class SlotFiller:
     """Fill a tool's arguments from the query text alone."""
 
-    def __init__(self, tool: dict[str, Any], annotations: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, tool: dict[str, Any], annotations: dict[str, Any] | None = None, stateful: bool = False
+    ) -> None:
         fn = _fn(tool)
+        self.annotations = dict(annotations or {})
+        self.stateful = stateful
         self.name: str = fn["name"]
         self.description: str = fn.get("description", "")
         params = fn.get("parameters") or {}
@@ -179,6 +184,7 @@ class SlotFiller:
         self._fill_times(args, steps, times, variant)
         self._countdown(args, steps, query, times, reference_time)
         self._next_clock(args, steps, times, reference_time)
+        self._today(args, steps, query, reference_time)
         self._fill_places(args, steps, query, places, variant)
         used: set[int] = set()  # number spans already given to an argument
         for arg, sch in self.props.items():
@@ -246,11 +252,15 @@ class SlotFiller:
         """A countdown to one day ("离5月1号还有几天") between two required dates: the start is today
         (the request's time implies it), the end the day named."""
         date_args = [a for a, s in self.props.items() if s.get("format") == "date"]
-        if len(date_args) != 2 or not all(a in self.required for a in date_args) or not _COUNTDOWN.search(query):
+        if (
+            len(date_args) != 2
+            or not all(a in self.required for a in date_args)
+            or not _COUNTDOWN.search(query)
+        ):
             return
         start, end = date_args
         named = [t for t in times if t.value.kind == "date" and t.value.start is not None]
-        if len(named) != 1 or end in args and start not in args:
+        if len(named) != 1 or (end in args and start not in args):
             return
         today = reference_time[:10]
         day = str(named[0].value.start)[:10]
@@ -258,6 +268,16 @@ class SlotFiller:
             return
         args[start], args[end] = today, day
         steps.add("relative_time")
+
+    def _today(self, args: dict[str, Any], steps: set[str], query: str, reference_time: str) -> None:
+        """A required fact-of-the-day date no time word names, asked in the present tense (北京天气,
+        上海日落几点): today, by the same predicate that labels the value implied (``implied``)."""
+        for a in self.required:
+            if a in args or self.props.get(a, {}).get("format") != "date":
+                continue
+            if implied_today(self.props, self.annotations, self.stateful, [a], query, reference_time):
+                args[a] = reference_time[:10]
+                steps.add("relative_time")
 
     def _next_clock(
         self, args: dict[str, Any], steps: set[str], times: tuple[TimeMention, ...], reference_time: str
@@ -371,11 +391,11 @@ class SlotFiller:
             for tm in times:
                 if tm.value.kind == "month" and tm.value.start is not None:
                     steps.update(tm.steps)
-                    m = str(tm.value.start)[:7]
+                    month = str(tm.value.start)[:7]
                     said = query[tm.start : tm.end]
-                    if "账单" in d and m > self._ref_month and not re.search(r"[年下明]", said):
-                        m = f"{int(m[:4]) - 1}{m[4:]}"  # a bill's year-less month (6月份电费) is the past one
-                    return m
+                    if "账单" in d and month > self._ref_month and not re.search(r"[年下明]", said):
+                        month = f"{int(month[:4]) - 1}{month[4:]}"  # a bill's year-less month is the past one
+                    return month
         pairs = self.aliases.get(arg) or []
         if pairs:
             nq = normalize_text(query)

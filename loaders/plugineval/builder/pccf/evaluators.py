@@ -300,7 +300,7 @@ class ArgumentEvaluator:
         it fills from any text, so it shows no request by itself."""
         best: list[str] | None = None
         for t in plugin.tools:
-            f = SlotFiller(t.openai_function(), t.annotations).fill(query, reference_time)
+            f = SlotFiller(t.openai_function(), t.annotations, t.stateful).fill(query, reference_time)
             if f.arguments is not None:
                 if requested is not None and t.name not in requested and self.vacuous(t.name, f.arguments):
                     continue

@@ -149,7 +149,7 @@ class SlotParserGenerator:
         complete = []
         for name, _ in ranked:
             spec = self.catalog.tool(name)
-            filler = SlotFiller(spec.openai_function(), spec.annotations)
+            filler = SlotFiller(spec.openai_function(), spec.annotations, spec.stateful)
             fills = multi_fill(filler, task.query, task.reference_time, variant=round_)
             if all(f.arguments is not None for f in fills):
                 complete.append([Call(name=f.tool, arguments=f.arguments or {}) for f in fills])

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from plugineval.baselines.implied import implied_today
 from plugineval.catalog import Catalog
 from plugineval.jsonschema_lite import Validator
 from plugineval.judge._core import RulesJudge, decide
@@ -483,32 +484,12 @@ class StageOne:
 
 
 _EXTENT = re.compile(r"^(radius.*|limit|max_results)$")
-# a date argument that names the day a fact holds (日期, 预报日期), not the day of an action the user
-# plans (出发日期, 入住日期, 游玩日期, 就诊日期): a present-tense question means today
-_FACT_DAY = re.compile(r"^(日期|查询日期|预报日期|预报起始日期|节目日期)")
-# words that put the request at another, unnamed time (之前的天气, 改天, 到时候), or at none in
-# particular (一般几点日出: on no day anyone can name)
-_OTHER_TIME = re.compile(
-    r"之前|以前|过去|那天|那时|当时|以后|之后|下次|到时候|改天|哪天|某天|哪一天|什么时候|几号"
-    r"|一般|通常|平时|平常|往往|每年|每个月"
-)
 
 
 def implied_by_time(tool: Any, missing: list[str], query: str, reference_time: str) -> bool:
-    """Every missing argument is a day that the request's own time implies (SPEC §1, "Requests people
-    make"): a fact-of-the-day date (sun and moon times, a forecast, a TV listing) asked in the present
-    tense, with no time said and none put elsewhere (合肥的月亮几点升起来: today). A day the user plans
-    (出发日期 of 明天去蚌埠的车票's trip, an origin) is never implied."""
-    from plugineval.baselines.textscan import find_times
-
-    if not missing or _OTHER_TIME.search(query) or find_times(query, reference_time):
-        return False
-    for m in missing:
-        ann = tool.annotations.get(m)
-        sch = tool.properties.get(m, {})
-        if ann is None or not ann.time_valued or not _FACT_DAY.match(str(sch.get("description", ""))):
-            return False
-    return not tool.stateful
+    """Every missing argument is a day that the request's own time implies (SPEC §1): the core's
+    predicate (``baselines.implied``), the same one the slot parser fills today by."""
+    return implied_today(tool.properties, tool.annotations, tool.stateful, missing, query, reference_time)
 
 
 def served_otherwise(plugin: Plugin, scenario: Scenario) -> str | None:

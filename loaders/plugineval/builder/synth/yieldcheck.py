@@ -32,7 +32,15 @@ from typing import Any
 from plugineval.baselines.router import ReferenceRouter
 from plugineval.catalog import Catalog, load_catalog
 
-from ..pccf.coverage import grams, jaccard, pattern_difficulty, pattern_steps, patterns_by_split
+from ..pccf.coverage import (
+    depth,
+    grams,
+    is_multi_call,
+    jaccard,
+    pattern_difficulty,
+    pattern_steps,
+    patterns_by_split,
+)
 from .grammar import SLOT_RE, Pattern, PluginGrammar, alternatives, expand, load_grammars
 
 THRESHOLD = 0.8
@@ -167,7 +175,10 @@ async def sample_yield(
                         )
                     declared = pattern_steps(pat, g) | set(c.declared_steps)
                     measured = v.steps | (declared - OBSERVABLE_STEPS)
-                    row.observed[difficulty_of_depth(len(measured))] += 1
+                    if is_multi_call([x.name for x in v.gold or []]):
+                        measured.add("multi_call")
+                    # the builder's tier: the deep steps only (a surface rewrite leaves a record easy)
+                    row.observed[difficulty_of_depth(depth(measured))] += 1
     finally:
         db.close()
 
