@@ -1,4 +1,4 @@
-"""Grounded alternatives (docs/format.md §4; SPEC §3, revision 3): the checks a variant's value passes
+"""Grounded alternatives (docs/format.md §4, docs/builder.md "Grounded alternatives"): the checks a variant's value passes
 before execution equality may accept it.
 
 Execution equality alone accepted wrong values: the user's own words as a field's value (a calendar
