@@ -156,3 +156,32 @@ def test_the_parser_fills_today_exactly_where_the_label_says_implied() -> None:
         assert label == implied_today(t.properties, t.annotations, t.stateful, ["date"], query, REF)
         args, _ = _fill_steps(tool, query)
         assert (args is not None and args.get("date") == REF[:10]) is label, query
+
+
+def test_a_landmark_of_one_city_implies_the_city() -> None:
+    from plugineval.builder.pccf.generators import store_landmarks
+
+    marks = {**store_landmarks(None), "天坛": frozenset({"北京"}), "万象城": frozenset({"深圳", "成都"})}
+
+    def fill(tool: str, query: str) -> tuple[dict | None, set[str]]:  # type: ignore[type-arg]
+        t = CAT.tool(tool)
+        f = SlotFiller(t.openai_function(), t.annotations, t.stateful, marks).fill(query, REF)
+        return f.arguments, f.steps
+
+    args, steps = fill("poi_search_nearby", "三里屯附近的咖啡馆")
+    assert args is not None and args["city"] == "北京" and args["near"] == "三里屯"
+    assert "implicit_entity" in steps
+    args, _ = fill("scenic_ticket_search", "明天天坛门票")
+    assert args is not None and args["city"] == "北京" and args["date"] == "2026-03-19"
+    # a station of the gazetteer names its city without the store
+    assert _fill("poi_search_nearby", "虹桥机场附近的酒店") == {
+        "city": "上海",
+        "near": "虹桥机场",
+        "category": "hotel",
+    }
+    # a name several cities have, or a centre every city has, leaves the city unread
+    assert fill("poi_search_nearby", "万象城附近的咖啡馆")[0] is None
+    assert fill("poi_search_nearby", "人民广场附近的咖啡馆")[0] is None
+    # a city said is the city: the landmark adds nothing
+    args, steps = fill("poi_search_nearby", "上海三里屯附近的咖啡馆")
+    assert args is not None and args["city"] == "上海" and "implicit_entity" not in steps

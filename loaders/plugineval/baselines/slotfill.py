@@ -8,10 +8,13 @@ It is the builder's first generator and the argument filler of the reference rou
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ..normalize import normalize_text
+from ..normalize.places import all_facilities
 from ..normalize.timeexpr import TimeValue
 from .implied import implied_today
 from .textscan import (
@@ -146,9 +149,14 @@ class SlotFiller:
     """Fill a tool's arguments from the query text alone."""
 
     def __init__(
-        self, tool: dict[str, Any], annotations: dict[str, Any] | None = None, stateful: bool = False
+        self,
+        tool: dict[str, Any],
+        annotations: dict[str, Any] | None = None,
+        stateful: bool = False,
+        landmarks: Mapping[str, frozenset[str]] | None = None,
     ) -> None:
         fn = _fn(tool)
+        self.landmarks = landmarks  # a place name -> the cities it is in (the store's data), or none
         self.annotations = dict(annotations or {})
         self.stateful = stateful
         self.name: str = fn["name"]
@@ -186,6 +194,7 @@ class SlotFiller:
         self._next_clock(args, steps, times, reference_time)
         self._today(args, steps, query, reference_time)
         self._fill_places(args, steps, query, places, variant)
+        self._implicit_city(args, steps, query, places)
         used: set[int] = set()  # number spans already given to an argument
         for arg, sch in self.props.items():
             if arg in args:
@@ -333,6 +342,18 @@ class SlotFiller:
             args[a] = pick.name
             if pick.step:
                 steps.add(pick.step)
+
+    def _implicit_city(self, args: dict[str, Any], steps: set[str], query: str, places: list[Any]) -> None:
+        """A required city no place names, where the request names a landmark, a station or an
+        airport of exactly one city (三里屯附近的咖啡馆, 天坛门票): that city (``implicit_entity``). A
+        name several cities have (人民广场) leaves it unread."""
+        city = [a for a in self.required if a not in args and _city_only(a, self.props.get(a, {}))]
+        if len(city) != 1 or places:
+            return
+        found = landmark_cities(query, self.landmarks)
+        if len(found) == 1:
+            args[city[0]] = next(iter(found))
+            steps.add("implicit_entity")
 
     def _fill_structure(
         self, args: dict[str, Any], query: str, places: list[Any], place_args: list[tuple[str, str]]
@@ -482,6 +503,38 @@ def _previous_year_if_future(d: str, t: TimeMention) -> str:
         return day.replace(year=day.year - 1).isoformat()
     except ValueError:  # 29 February
         return d
+
+
+@cache
+def _facility_cities() -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for f in all_facilities():
+        for name in (f.name, *f.aliases):
+            if len(name) >= 3 and not name.isascii():
+                out.setdefault(name, set()).add(f.city)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def landmark_cities(query: str, landmarks: Mapping[str, frozenset[str]] | None = None) -> set[str]:
+    """The cities of the landmarks, stations and airports a request names (the gazetteer's facilities
+    and ``landmarks``, a name -> its cities), longest names first, a character read once; empty when
+    any name belongs to several cities."""
+    index = dict(_facility_cities())
+    for k, v in (landmarks or {}).items():
+        index[k] = index.get(k, frozenset()) | v
+    taken: set[int] = set()
+    cities: set[str] = set()
+    for name in sorted(index, key=lambda n: (-len(n), n)):
+        at = query.find(name)
+        while at >= 0 and taken.intersection(range(at, at + len(name))):
+            at = query.find(name, at + 1)
+        if at < 0:
+            continue
+        if len(index[name]) != 1:
+            return set()
+        taken.update(range(at, at + len(name)))
+        cities |= index[name]
+    return cities
 
 
 def multi_fill(filler: SlotFiller, query: str, reference_time: str, variant: int = 0) -> list[Fill]:

@@ -135,12 +135,55 @@ def in_event_order(query: str, reference_time: str, calls: list[Call]) -> list[C
     return [Call(name=c.name, arguments=fix(c.arguments)) for c in calls]
 
 
+# a scenic spot's generic ending, dropped for the name people say (天坛公园: 天坛, 故宫博物院: 故宫)
+_SPOT_SUFFIX = re.compile(r"(?:公园|博物院|风景区|景区|旅游区)$")
+# what a name is when nothing of its own is left (北京动物园 without 北京 is any 动物园)
+_GENERIC = re.compile(
+    r"^(?:[东南西北中]?(?:动物园|植物园|海洋馆|科技馆|博物馆|欢乐谷|古镇|古寺|湿地公园|森林公园|遗址公园|风景区|公园"
+    r"|广场|站|机场|大学|步行街)|人民广场|中心广场|市中心|市区|市政府)$"
+)
+
+
+def store_landmarks(db: sqlite3.Connection | None) -> dict[str, frozenset[str]]:
+    """The places the store's data puts in a city (the navigation landmarks; scenic spots by their
+    name, without the city's name, and without a generic ending): a name -> its cities."""
+    from ..tools.domains.navigation_data import EXTRA_LANDMARKS, LANDMARKS
+
+    out: dict[str, set[str]] = {}
+
+    def add(name: str, city: str) -> None:
+        if len(name) >= 2 and not _GENERIC.match(name):
+            out.setdefault(name, set()).add(city)
+
+    for table in (LANDMARKS, EXTRA_LANDMARKS):
+        for city, marks in table.items():
+            for name in marks:
+                add(name, city)
+    if db is not None:
+        try:
+            rows = db.execute("SELECT name, city FROM scenic_spots").fetchall()
+        except sqlite3.Error:
+            rows = []
+        for name, city in rows:
+            bare = name[len(city) :] if name.startswith(city) else name
+            for n in {name, bare, _SPOT_SUFFIX.sub("", bare)}:
+                add(n, city)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
 class SlotParserGenerator:
     name = "slot_parser"
 
     def __init__(self, catalog: Catalog, router: ReferenceRouter) -> None:
         self.catalog = catalog
         self.router = router
+        self._landmarks: dict[int, dict[str, frozenset[str]]] = {}
+
+    def landmarks(self, db: sqlite3.Connection | None) -> dict[str, frozenset[str]]:
+        key = id(db)
+        if key not in self._landmarks:
+            self._landmarks[key] = store_landmarks(db)
+        return self._landmarks[key]
 
     async def propose(self, task: Task, round_: int) -> Proposal:
         tools = [t.openai_function() for t in task.plugin.tools]
@@ -149,7 +192,9 @@ class SlotParserGenerator:
         complete = []
         for name, _ in ranked:
             spec = self.catalog.tool(name)
-            filler = SlotFiller(spec.openai_function(), spec.annotations, spec.stateful)
+            filler = SlotFiller(
+                spec.openai_function(), spec.annotations, spec.stateful, self.landmarks(task.db)
+            )
             fills = multi_fill(filler, task.query, task.reference_time, variant=round_)
             if all(f.arguments is not None for f in fills):
                 complete.append([Call(name=f.tool, arguments=f.arguments or {}) for f in fills])
