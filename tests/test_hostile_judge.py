@@ -43,36 +43,39 @@ def _run(unit: str, n: int) -> str:
     return (unit * (n // len(unit) + 1))[:n]
 
 
+#: name -> the hostile string of about n characters (at most n + 12) of that shape
+SHAPES: dict[str, Callable[[int], str]] = {
+    "spaces": lambda n: _run(" ", n),
+    "number, spaces, x": lambda n: "1" + _run(" ", n) + "x",
+    "number, spaces, 元 x": lambda n: "100" + _run(" ", n) + "元x",
+    "$, spaces, x": lambda n: "$" + _run(" ", n) + "x",
+    "ideographic spaces": lambda n: "3" + _run("\u3000", n) + "公里x",
+    "tabs and newlines": lambda n: _run("\t\n", n) + "1元",
+    "no-break spaces": lambda n: "1" + _run("\u00a0", n) + "x",
+    "digits, x": lambda n: _run("7", n) + "x",
+    "digit space": lambda n: _run("7 ", n),
+    "万": lambda n: _run("万", n),
+    "千, x": lambda n: _run("千", n) + "x",
+    "点": lambda n: _run("点", n),
+    "一点": lambda n: _run("一点", n),
+    "一 (digit by digit)": lambda n: _run("一", n),
+    "Chinese numerals": lambda n: _run("一二三四五六七八九十百千万亿", n),
+    "3月, digits": lambda n: "3月" + _run("7", n) + "x",
+    "3点, digits": lambda n: "3点" + _run("7", n) + "x",
+    "P, digits": lambda n: "P" + _run("7", n) + "x",
+    "今天, digits": lambda n: "今天" + _run("7", n) + "x",
+    "半": lambda n: _run("半", n) + "x",
+    "date, t": lambda n: "2026-03-18" + _run("t", n) + "x",
+    "元 space": lambda n: _run("元 ", n),
+    "3小时": lambda n: _run("3小时", n) + "x",
+    "nested brackets": lambda n: _run("(", n // 2) + _run(")", n // 2),
+    "nested mixed brackets": lambda n: _run("([{", n // 2) + _run("}])", n // 2),
+}
+
+
 def shapes(n: int) -> dict[str, str]:
-    """Hostile strings of about ``n`` characters, by name (generated: nothing is stored)."""
-    half = n // 2
-    return {
-        "spaces": _run(" ", n),
-        "number, spaces, x": "1" + _run(" ", n) + "x",
-        "number, spaces, 元 x": "100" + _run(" ", n) + "元x",
-        "$, spaces, x": "$" + _run(" ", n) + "x",
-        "ideographic spaces": "3" + _run("\u3000", n) + "公里x",
-        "tabs and newlines": _run("\t\n", n) + "1元",
-        "no-break spaces": "1" + _run("\u00a0", n) + "x",
-        "digits, x": _run("7", n) + "x",
-        "digit space": _run("7 ", n),
-        "万": _run("万", n),
-        "千, x": _run("千", n) + "x",
-        "点": _run("点", n),
-        "一点": _run("一点", n),
-        "一 (digit by digit)": _run("一", n),
-        "Chinese numerals": _run("一二三四五六七八九十百千万亿", n),
-        "3月, digits": "3月" + _run("7", n) + "x",
-        "3点, digits": "3点" + _run("7", n) + "x",
-        "P, digits": "P" + _run("7", n) + "x",
-        "今天, digits": "今天" + _run("7", n) + "x",
-        "半": _run("半", n) + "x",
-        "date, t": "2026-03-18" + _run("t", n) + "x",
-        "元 space": _run("元 ", n),
-        "3小时": _run("3小时", n) + "x",
-        "nested brackets": _run("(", half) + _run(")", half),
-        "nested mixed brackets": _run("([{", half) + _run("}])", half),
-    }
+    """Every hostile shape at about ``n`` characters, by name (generated: nothing is stored)."""
+    return {name: make(n) for name, make in SHAPES.items()}
 
 
 #: name -> an expression of the value parsers (and the two scanners of free text) over ``s``
