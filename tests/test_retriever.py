@@ -74,3 +74,52 @@ def test_store_geocodes_airports_and_extra_landmarks() -> None:
     assert split_city("东方明珠")[0] == "上海"
     assert locate("上海", "浦东国际机场").name == "浦东机场"
     assert "东方明珠" not in metro_network("上海").stations  # extra landmarks name no station
+
+
+def _fill(plugin: str, query: str) -> list[dict] | None:  # type: ignore[type-arg]
+    hit = R.fill(plugin, query, REF, None)
+    if hit is None:
+        return None
+    cp, values = hit
+    return [
+        {k: v for k, v in fill_args(c.args, values).items() if v not in (None, "")} for c in cp.pattern.calls
+    ]
+
+
+def test_past_relative_dates_align() -> None:
+    assert _fill("air_quality", "南京昨天空气质量怎么样") == [{"city": "南京", "date": "2026-03-17"}]
+    assert _fill("tv_guide", "上周三CCTV-5的节目") == [{"channel": "cctv5", "date": "2026-03-11"}]
+
+
+def test_a_slot_only_the_call_has_is_read_from_the_requests_time() -> None:
+    # 今晚 / 昨晚 said as the exemplar's own words: the one day the request says
+    assert _fill("tv_guide", "今晚闲着，湖南卫视有啥可看的") == [
+        {"channel": "hunan_tv", "date": "2026-03-18"}
+    ]
+    assert _fill("tv_guide", "昨晚湖南卫视放的是啥节目") == [{"channel": "hunan_tv", "date": "2026-03-17"}]
+    # 这周末 for a from/to pair
+    assert _fill("show_tickets", "这周末上海有什么演出") == [
+        {"city": "上海", "date_from": "2026-03-21", "date_to": "2026-03-22"}
+    ]
+
+
+def test_an_implied_today_fills_a_call_only_slot() -> None:
+    from plugineval.builder.pccf.retriever import CompiledPattern, _compile
+    from plugineval.builder.synth.grammar import Pattern
+
+    g = R.grammars["air_quality"]
+    p = Pattern.model_validate(
+        {
+            "id": "bare",
+            "text": "{city}空气质量",
+            "calls": [{"tool": "air_quality_query", "args": {"city": "{city}", "date": "{today}"}}],
+        }
+    )
+    rx, groups = _compile(p, g.slots, R.catalog)
+    cp = CompiledPattern("today_aqi", "trigger", p, rx, groups)
+    values: dict = {"city": "南京"}  # type: ignore[type-arg]
+    R._implied(cp, "南京空气质量", REF, values)
+    assert values == {"city": "南京", "today": "2026-03-18"}
+    values = {"city": "南京"}
+    R._implied(cp, "南京之前的空气质量", REF, values)  # another, unnamed day: not implied
+    assert values == {"city": "南京"}

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from plugineval.baselines.implied import implied_today
+from plugineval.baselines.textscan import find_times
 from plugineval.catalog import Catalog
 from plugineval.normalize import canonical_place, parse_absolute, parse_number, resolve
 from plugineval.normalize.calendar_expr import SURFACE_RX as CALENDAR_SURFACES
@@ -45,6 +47,8 @@ _TYPE_RX = {
     "date": (
         rf"\d{{4}}年\d{{1,2}}月\d{{1,2}}[日号]|\d{{4}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}|{_N}月{_N}[日号]?"
         rf"|今天|明天|后天|大后天|{_N}天[后以之]后?|(?:这|本|下下|下)?(?:周|星期|礼拜)[一二三四五六日天]"
+        # the past a request looks back on (昨天的空气, 上周三的节目, 三天前)
+        rf"|昨天|前天|大前天|{_N}天前|上上?个?(?:周|星期|礼拜)[一二三四五六日天]"
         rf"|月底|下个?月{_N}[号日]"
         # calendar facts and working-day counts; the derived readings of a pattern (deepen) are
         # matched through their source's exemplar
@@ -237,7 +241,40 @@ class TemplateRetriever:
                     break
                 values[slot] = v
             else:
+                self._implied(cp, query, ref, values)
                 yield cp, values
+
+    def _implied(self, cp: CompiledPattern, query: str, ref: datetime, values: dict[str, Any]) -> None:
+        """The date slots an exemplar's call has and its text does not ("{city}空气质量", "今晚{ch}放啥"
+        for a call with date: '{today}'): today where the request's own time implies it (the core's
+        predicate, the one the slot parser and the label use); else the one time the request says
+        (今晚, 昨晚; 这周末 for a from/to pair); else they stay unfilled."""
+        now = ref.isoformat()
+        said = [t for t in find_times(query, now) if t.value.start is not None]
+        for c in cp.pattern.calls:
+            tool = self.catalog.tool(c.tool)
+            free: list[tuple[str, str]] = []
+            for arg, v in c.args.items():
+                m = SLOT_RE.fullmatch(v) if isinstance(v, str) else None
+                slot = m.group("name") if m else None
+                if slot is None or slot in values or slot in cp.groups.values():
+                    continue
+                if tool.properties.get(arg, {}).get("format") == "date":
+                    free.append((arg, slot))
+            if not free:
+                continue
+            if implied_today(
+                tool.properties, tool.annotations, tool.stateful, [a for a, _ in free], query, now
+            ):
+                values.update({slot: ref.date().isoformat() for _, slot in free})
+                continue
+            if len(said) != 1:
+                continue
+            t = said[0].value
+            if len(free) == 1 and t.kind in ("date", "datetime", "date_range", "datetime_range"):
+                values[free[0][1]] = str(t.start)[:10]
+            elif len(free) == 2 and t.kind == "date_range" and t.end is not None:
+                values[free[0][1]], values[free[1][1]] = str(t.start)[:10], str(t.end)[:10]
 
     def requested_tools(
         self, plugin: str, query: str, ref: datetime, db: sqlite3.Connection | None
