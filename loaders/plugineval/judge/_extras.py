@@ -125,12 +125,13 @@ def asks_for(content: str | None, args: list[ArgSpec]) -> bool:
     """Rules: the reply asks a question and names at least one missing argument by its description."""
     if not content or not _ASK.search(content):
         return False
+    low = content.lower()  # once: a reply may hold 1 MiB, and each argument has tens of words
     for a in args:
         words = {a.name.lower()}
         head = re.split(r"[，,（(：:；;。]", a.description, maxsplit=1)[0]
         head = re.sub(r"^(如|例如|请输入|输入)", "", head)
         han = re.sub(r"[^\u4e00-\u9fff]", "", head)
         words |= {han[i : i + 2] for i in range(len(han) - 1)}
-        if any(w and w in content.lower() for w in words):
+        if any(w and w in low for w in words):
             return True
     return False
