@@ -123,3 +123,16 @@ def test_an_implied_today_fills_a_call_only_slot() -> None:
     values = {"city": "南京"}
     R._implied(cp, "南京之前的空气质量", REF, values)  # another, unnamed day: not implied
     assert values == {"city": "南京"}
+
+
+def test_a_road_before_a_past_time_is_the_road_alone() -> None:
+    # a VALUES-table slot takes only its own words: 三环路昨天早上8点 is no road
+    assert _fill("traffic_status", "北京三环路昨天早上8点堵不堵") == [
+        {"city": "北京", "road": "三环路", "at": "2026-03-17T08:00:00+08:00"}
+    ]
+    assert _fill("traffic_status", "北京三环路堵不堵") == [{"city": "北京", "road": "三环路"}]
+
+
+def test_a_year_only_the_call_has_is_the_year_said() -> None:
+    assert _fill("typhoon_tracker", "去年的台风") == [{"year": 2025}]
+    assert _fill("typhoon_tracker", "前年来了几个台风") == [{"year": 2024}]

@@ -211,6 +211,8 @@ class TemplateRetriever:
         if t == "choice":
             return next((c.value for c in spec.choices if c.text == s), None)
         if t == "sql":
+            if spec.sql is not None and (words := _sql_words(spec.sql)):
+                return s if s in words else None  # 三环路 is a road; 三环路昨天早上8点 is none
             if db is None or spec.sql is None or ":" in spec.sql:
                 return s
             rows = {str(r[0]) for r in db.execute(spec.sql).fetchall()}
@@ -248,7 +250,8 @@ class TemplateRetriever:
         """The date slots an exemplar's call has and its text does not ("{city}空气质量", "今晚{ch}放啥"
         for a call with date: '{today}'): today where the request's own time implies it (the core's
         predicate, the one the slot parser and the label use); else the one time the request says
-        (今晚, 昨晚; 这周末 for a from/to pair); else they stay unfilled."""
+        (今晚, 昨晚; 这周末 for a from/to pair); a year slot, the one year said (去年); else they stay
+        unfilled."""
         now = ref.isoformat()
         said = [t for t in find_times(query, now) if t.value.start is not None]
         for c in cp.pattern.calls:
@@ -259,8 +262,13 @@ class TemplateRetriever:
                 slot = m.group("name") if m else None
                 if slot is None or slot in values or slot in cp.groups.values():
                     continue
-                if tool.properties.get(arg, {}).get("format") == "date":
+                sch = tool.properties.get(arg, {})
+                if sch.get("format") == "date":
                     free.append((arg, slot))
+                elif sch.get("type") == "integer" and "year" in arg:  # 去年的台风: the year said
+                    years = [t for t in said if t.value.kind == "year"]
+                    if len(years) == 1:
+                        values[slot] = int(str(years[0].value.start)[:4])
             if not free:
                 continue
             if implied_today(
