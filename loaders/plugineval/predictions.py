@@ -335,7 +335,9 @@ def read_predictions(
             str(p), [(0, f"file is {human_size(size)}; the limit is {human_size(max_bytes)}")]
         )
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_bytes().decode("utf-8")  # e.start: the file's byte (read_text's is its chunk's)
     except UnicodeDecodeError as e:
         raise PredictionFileError(str(p), [(0, f"not UTF-8 text ({e.reason} at byte {e.start})")]) from None
+    if "\r" in text:  # the newlines read_text makes (universal newlines), at half its cost on 40 MiB
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     return parse_predictions(split_lines(text), str(p), known_ids)
