@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from plugineval.baselines.slotfill import SlotFiller
+from plugineval.baselines.implied import implied_today
+from plugineval.baselines.slotfill import SlotFiller, _city_only, landmark_cities
 from plugineval.baselines.textscan import find_places, find_times, numbers_outside, split_context
 from plugineval.catalog import Catalog
 from plugineval.normalize import canonical_place, normalize_text
@@ -141,6 +142,8 @@ def _leaves(v: Any) -> Iterator[Any]:
 
 class ArgumentEvaluator:
     def __init__(self, catalog: Catalog) -> None:
+        self.landmarks: dict[str, frozenset[str]] = {}  # the store's places -> their cities (``learn``)
+        self._learned: set[int] = set()
         self.catalog = catalog
 
     def vacuous(self, name: str, arguments: dict[str, Any]) -> bool:
@@ -228,12 +231,45 @@ class ArgumentEvaluator:
                         if conv:
                             h = "number"
                             steps.add("unit_conversion")
+                if h is None and isinstance(v, str):
+                    h = self._implied(query, reference_time, tool, arg, v, places, steps)
                 hows.append(h)
             how = None if any(h is None for h in hows) else ",".join(sorted({h for h in hows if h}))
             out[arg] = how
             if how and how != "default" and _from_context(query, values, reference_time):
                 steps.add("implicit_entity")  # "小李微信里提到的地点": the value is in the context only
         return out, steps
+
+    def learn(self, db: Any) -> None:
+        """Take in the places a domain's store names (its landmarks and scenic spots), once per store."""
+        if id(db) in self._learned:
+            return
+        from .generators import store_landmarks
+
+        self._learned.add(id(db))
+        for name, cities in store_landmarks(db).items():
+            self.landmarks[name] = self.landmarks.get(name, frozenset()) | cities
+
+    def _implied(
+        self, query: str, reference_time: str, tool: Any, arg: str, v: str, places: list[Any], steps: set[str]
+    ) -> str | None:
+        """A value the request implies, as the slot parser reads it: today for a fact-of-the-day date
+        asked in the present tense (relative_time); the one city a named landmark is in
+        (implicit_entity)."""
+        sch = tool.properties.get(arg, {})
+        if sch.get("format") == "date" and v == reference_time[:10]:
+            if implied_today(tool.properties, tool.annotations, tool.stateful, [arg], query, reference_time):
+                steps.add("relative_time")
+                return "implied"
+        elif (
+            sch.get("type") == "string"
+            and _city_only(arg, sch)
+            and not places
+            and landmark_cities(query, self.landmarks or None) == {canonical_place(v) or v}
+        ):
+            steps.add("implicit_entity")
+            return "landmark"
+        return None
 
     def assess(
         self,
@@ -300,7 +336,8 @@ class ArgumentEvaluator:
         it fills from any text, so it shows no request by itself."""
         best: list[str] | None = None
         for t in plugin.tools:
-            f = SlotFiller(t.openai_function(), t.annotations, t.stateful).fill(query, reference_time)
+            filler = SlotFiller(t.openai_function(), t.annotations, t.stateful, self.landmarks or None)
+            f = filler.fill(query, reference_time)
             if f.arguments is not None:
                 if requested is not None and t.name not in requested and self.vacuous(t.name, f.arguments):
                     continue

@@ -109,6 +109,7 @@ class StageOne:
     async def _assess(self, p: Proposal, task: Task) -> dict[str, Any]:
         e: dict[str, Any] = {"generator": p.generator, "eligible": False, "score": 0.0}
         self.proposals += 1
+        self.args.learn(task.db)  # the store's landmarks: a city they imply is grounded
         if p.abstains:
             e["abstain"] = p.abstain_reason
             if p.abstain_reason and p.abstain_reason.startswith("error"):
