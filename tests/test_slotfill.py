@@ -185,3 +185,19 @@ def test_a_landmark_of_one_city_implies_the_city() -> None:
     # a city said is the city: the landmark adds nothing
     args, steps = fill("poi_search_nearby", "上海三里屯附近的咖啡馆")
     assert args is not None and args["city"] == "上海" and "implicit_entity" not in steps
+
+
+def test_the_argument_evaluator_grounds_what_the_parser_implies() -> None:
+    from plugineval.builder.pccf.evaluators import ArgumentEvaluator
+    from plugineval.schema import Call
+
+    ev = ArgumentEvaluator(CAT)
+    ev.learn(None)
+    today = Call(name="weather_daily_forecast", arguments={"city": "北京", "date": REF[:10]})
+    assert ev.ground("北京天气", REF, today) == ({"city": "literal", "date": "implied"}, {"relative_time"})
+    assert ev.ground("北京那天天气", REF, today)[0]["date"] is None
+    cafe = Call(name="poi_search_nearby", arguments={"city": "北京", "near": "三里屯", "category": "cafe"})
+    grounded, steps = ev.ground("三里屯附近的咖啡馆", REF, cafe)
+    assert grounded["city"] == "landmark" and steps == {"implicit_entity"}
+    wrong = Call(name="poi_search_nearby", arguments={"city": "上海", "near": "三里屯", "category": "cafe"})
+    assert ev.ground("三里屯附近的咖啡馆", REF, wrong)[0]["city"] is None
