@@ -353,3 +353,23 @@ def test_working_day_counts_often_pass_a_shifted_day() -> None:
     assert not crosses_shift(date(2026, 3, 2), date(2026, 3, 13))
     assert crosses_shift(date(2026, 9, 18), date(2026, 9, 28))  # 中秋 09-25 is a Friday off
     assert crosses_shift(date(2026, 9, 18), date(2026, 9, 21))  # 09-20, a Sunday, is worked
+
+
+def test_relative_dates_are_said_the_way_people_say_them() -> None:
+    from plugineval.builder.synth.slots import relative_surfaces, said_relative
+
+    ref = datetime(2026, 3, 18, 9, 30, tzinfo=CST)  # a Wednesday
+    said = {k: said_relative(relative_surfaces(_day(ref, k), ref)) for k in range(-12, 25)}
+    assert said[1][0] == "明天" and "两天后" not in said[2]
+    assert said[5] == ["下周一", "下星期一"]  # not 五天后
+    assert said[14] == ["下个月1号"]  # not 十四天后, nor 下下周三
+    assert said[12] == ["下下周一"]
+    assert said[-10] == ["十天前"]  # nothing else names that day
+    for k, cands in said.items():  # each still names its day
+        for c in cands:
+            v = resolve(c, ref)
+            assert v is not None and v.start == _day(ref, k), c
+
+
+def _day(ref: datetime, k: int) -> date:
+    return ref.date() + timedelta(days=k)

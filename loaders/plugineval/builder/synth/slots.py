@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import calendar
 import random
+import re
 import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -99,6 +100,26 @@ def relative_surfaces(d: date, ref: datetime) -> list[str]:
         if v is not None and v.kind == "date" and v.start == d:
             out.append(c)
     return out
+
+
+_COUNTED = re.compile(r"^(?P<n>[一二两三四五六七八九十]+)天[后前]$")
+
+
+def said_relative(cands: list[str]) -> list[str]:
+    """The relative expressions people use for a day, most used first kept (blind reviewers read 五天后,
+    十四天后 and a range 周二住到两天后 as generated): a day word (明天, 后天, 前天) or a weekday (周五,
+    下周三) where one names the day; else 月底 / 下个月N号, else 下下周X; a count of days (三天后) only up to three, or
+    where nothing else names the day."""
+    day_words = [c for c in cands if c in ("今天", "明天", "后天", "大后天", "昨天", "前天")]
+    weekdays = [c for c in cands if ("周" in c or "星期" in c) and not c.startswith("下下")]
+    if day_words or weekdays:
+        return day_words + weekdays
+    month = [c for c in cands if "月" in c]
+    far_weekdays = [c for c in cands if c.startswith("下下")]
+    if month or far_weekdays:
+        return month or far_weekdays
+    short = [c for c in cands if (m := _COUNTED.match(c)) and m.group("n") in ("一", "两", "二", "三")]
+    return short or cands
 
 
 YEAR_WORDS = {-2: "前年", -1: "去年", 0: "今年", 1: "明年"}
@@ -324,7 +345,7 @@ class SlotContext:
             if taken and iso in taken:  # `distinct`: two dates of one query differ
                 continue
             if form == "rel":
-                rel = relative_surfaces(d, self.ref)
+                rel = said_relative(relative_surfaces(d, self.ref))
                 if rel:
                     return SlotValue(iso, self.rng.choice(rel), ("relative_time",))
                 continue
