@@ -224,7 +224,8 @@ _WIDTH = str.maketrans(
     {chr(0xFF10 + i): str(i) for i in range(10)} | {"，": ",", "．": ".", "％": "%", "－": "-", "＋": "+"}
 )
 _LONE = frozenset("十百千万亿拾佰仟萬億")
-_SPAN = 64  # the longest number find_numbers reads at once (a longer run of digits is read in pieces)
+_SPAN = 32  # the longest number find_numbers reads at once (a longer run of digits is read in pieces)
+_NEVER_FIRST = frozenset("百千万亿佰仟萬億")  # no number starts with one (百分之 / 千分之 aside)
 _KILO_UNITS = frozenset("克米瓦卡帕")
 
 
@@ -233,7 +234,7 @@ def find_numbers(text: str) -> list[tuple[float, int, int]]:
 
     Lone magnitude characters (万, 千, …) are not numbers on their own.  A candidate
     that does not parse as a whole is shortened from the right until it does.  A candidate is at
-    most 64 characters long (a longer run is read in pieces), so the scan is linear in ``text``.
+    most 32 characters long (a longer run is read in pieces), so the scan is linear in ``text``.
     """
     t = text.translate(_WIDTH)  # length-preserving, so spans index ``text``
     out: list[tuple[float, int, int]] = []
@@ -251,6 +252,8 @@ def find_numbers(text: str) -> list[tuple[float, int, int]]:
         found = False
         if t[start] == "两" and start > 0 and (t[start - 1] in _CN_CHARS or t[start - 1].isdigit()):
             end = start  # 十两 / 十二两 / 3两: 两 right after a number is the unit liang, not a digit
+        elif t[start] in _NEVER_FIRST and t[start + 1 : start + 3] != "分之":
+            end = start  # 千千千…: none of its prefixes parses (a magnitude needs a digit before it)
         while end > start:
             cand = t[start:end]
             if cand not in _LONE or (cand in "十拾" and t[end : end + 1] == "两"):
