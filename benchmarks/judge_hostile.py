@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -180,6 +181,9 @@ def main() -> None:
     ap.add_argument("--lines", type=int, default=300)
     ap.add_argument("--values", type=int, default=40, help="1 MiB values (and as many under the cap)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument(
+        "--keep", action="store_true", help="keep the files (about 80 MiB) instead of removing them"
+    )
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
@@ -231,9 +235,10 @@ def main() -> None:
         f"{mib['hostile'] / mib['plain']:,.0f}x larger file takes {read_h:.2f} s ({mib['hostile'] / read_h:.0f} MiB/s)"
     )
     reports = {k: (tmp / f"{k}-report.json").stat().st_size / MIB for k in files}
-    print(
-        f"report.json: plain {reports['plain']:.2f} MiB, hostile {reports['hostile']:.1f} MiB (files in {tmp})"
-    )
+    kept = f"files kept in {tmp}" if a.keep else "files removed"
+    print(f"report.json: plain {reports['plain']:.2f} MiB, hostile {reports['hostile']:.1f} MiB ({kept})")
+    if not a.keep:
+        shutil.rmtree(tmp)
 
 
 if __name__ == "__main__":
