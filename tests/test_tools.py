@@ -166,3 +166,42 @@ def test_store_key_follows_exactly_what_the_store_reads(
         assert key_after_edit(edited) != before, edited.name
     assert key_after_edit(tools / "domains" / "weather.py") == before
     assert store.store_key(["travel"], 7) == before
+
+
+# The person a booking is for, left out, is the signed-in account (issue 24: a real assistant takes the
+# contact's name and phone from the user's profile, so requests need not carry made-up ones).
+ACCOUNT_DEFAULTS = [
+    ("restaurant_reserve", "contact_name"),
+    ("restaurant_reserve", "phone"),
+    ("housekeeping_book", "contact_phone"),
+    ("appointment_book", "patient_name"),
+    ("vaccine_book", "person_name"),
+    ("train_book_ticket", "passenger_name"),
+    ("hotel_book", "guest_name"),
+    ("mobile_recharge", "phone"),
+]
+
+
+@pytest.mark.parametrize(("tool", "arg"), ACCOUNT_DEFAULTS, ids=[f"{t}.{a}" for t, a in ACCOUNT_DEFAULTS])
+def test_a_booking_left_without_its_person_is_the_accounts(tool: str, arg: str) -> None:
+    from plugineval.builder.tools.domains._common import ACCOUNT_HOLDER, ACCOUNT_PHONE
+
+    t = CAT.tool(tool)
+    sch = t.properties[arg]
+    assert arg not in t.required
+    desc = str(sch["description"])
+    assert "不填则为" in desc and ("本人" in desc or "手机号" in desc or "本机号码" in desc), desc
+    if "pattern" not in sch:  # a name: the schema default the judge compares (writing it out is no error)
+        assert sch.get("default") == ACCOUNT_HOLDER
+    ex = next(e for e in t.examples if arg in e.arguments)
+    without = {k: v for k, v in ex.arguments.items() if k != arg}
+    bad = {**ex.arguments, arg: "12" if "pattern" in sch else ""}  # a given value is still checked
+    given, left_out, invalid = _run([(tool, ex.arguments, ex.reference_time), (tool, without, ex.reference_time),
+                                     (tool, bad, ex.reference_time)])  # fmt: skip
+    assert given.ok, f"{tool}({ex.arguments}): {given.error_code} {given.error_message}"
+    assert left_out.ok, f"{tool}({without}): {left_out.error_code} {left_out.error_message}"
+    assert not invalid.ok and invalid.error_code == "SCHEMA_VIOLATION", (bad, invalid.error_code)
+    for key in ("patient_name", "person_name", "phone"):
+        if key == arg and key in left_out.result:  # the output names whom it booked: the account
+            assert left_out.result[key] in (ACCOUNT_HOLDER, ACCOUNT_PHONE)
+            assert given.result[key] == ex.arguments[arg]

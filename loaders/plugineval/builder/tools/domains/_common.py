@@ -9,6 +9,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ..runtime import ToolCtx
 
+# The signed-in account a booking is made for when the caller leaves the person out: its holder (the
+# catalog's ``default: 本人`` for a name) and the phone bound to it (a contact phone left out).
+ACCOUNT_HOLDER = "本人"
+ACCOUNT_PHONE = "13957108826"
+
 # name: (latitude, longitude, tier). Mainland cities the stores cover.
 CITIES: dict[str, tuple[float, float, int]] = {
     "北京": (39.90, 116.40, 1),

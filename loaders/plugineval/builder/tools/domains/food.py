@@ -17,7 +17,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..runtime import ToolCtx, handler, stable_unit
-from ._common import CITIES, CityArgument, hhmm, parse_hhmm
+from ._common import ACCOUNT_HOLDER, ACCOUNT_PHONE, CITIES, CityArgument, hhmm, parse_hhmm
 from .food_data import (
     CARRIER_NAMES,
     HOURLY_RATE,
@@ -290,8 +290,8 @@ def restaurant_reserve(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
             args["time"],
             party,
             seating,
-            args["contact_name"],
-            args["phone"],
+            args.get("contact_name", ACCOUNT_HOLDER),
+            args.get("phone", ACCOUNT_PHONE),
         ),
     )
     min_spend = float(party * r["avg_price"]) if seating == "private_room" else 0.0
@@ -420,7 +420,7 @@ def utility_bill_query(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
 
 @handler("mobile_recharge")
 def mobile_recharge(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
-    phone, amount = args["phone"], int(args["amount"])
+    phone, amount = args.get("phone", ACCOUNT_PHONE), int(args["amount"])  # left out: this phone's number
     carrier = next((c for c, segs in sorted(SEGMENTS.items()) if int(phone[:3]) in segs), None)
     if carrier is None:
         ctx.fail(

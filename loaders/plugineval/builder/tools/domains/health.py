@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 
 from ..runtime import ToolCtx, handler, stable_unit
 from . import health_data as hd
-from ._common import CITIES, CityArgument, hhmm, parse_hhmm
+from ._common import ACCOUNT_HOLDER, CITIES, CityArgument, hhmm, parse_hhmm
 from .health_data import name_key
 from .health_data import populate as populate  # the store builder calls health.populate
 
@@ -188,6 +188,7 @@ def appointment_book(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
         )
     if _session_ended(ctx, day, period):
         ctx.fail("SESSION_ENDED", f"{args['date']}{hd.PERIODS[period][0]}的门诊已结束，请选择其他时段")
+    args = {**args, "patient_name": args.get("patient_name", ACCOUNT_HOLDER)}  # left out: the account holder
     dup = ctx.one("SELECT appointment_id FROM health_appointments WHERE doctor_id=? AND date=? AND patient=?",
                   (r["doctor_id"], args["date"], args["patient_name"]))  # fmt: skip
     if dup is not None:
@@ -417,6 +418,7 @@ def vaccine_slots(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
 @handler("vaccine_book")
 def vaccine_book(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
     v, day_s, period = args["vaccine"], args["date"], args["period"]
+    args = {**args, "person_name": args.get("person_name", ACCOUNT_HOLDER)}  # left out: the account holder
     r = ctx.one("""SELECT c.*, o.weekdays, o.price_cny, o.quota FROM health_vaccine_centres c
                    LEFT JOIN health_vaccine_offers o ON o.centre_id = c.centre_id AND o.vaccine=? WHERE c.centre_id=?""",
                 (v, args["centre_id"]))  # fmt: skip

@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from ..runtime import ToolCtx, handler, stable_unit
-from ._common import CITIES, canonical_city, distance_km, hhmm, parse_hhmm
+from ._common import ACCOUNT_HOLDER, CITIES, canonical_city, distance_km, hhmm, parse_hhmm
 from .navigation_data import NAME_CHARS, haversine, locate
 from .travel_more import MORE_SCHEMA_SQL, populate_more, resolve_city
 
@@ -139,7 +139,15 @@ def train_book_ticket(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
     total = _price(r["distance_km"], r["train_type"], seat) * count
     ctx.db.execute(
         "INSERT INTO rail_orders VALUES (?,?,?,?,?,?,?)",
-        (order_id, args["train_no"], args["date"], seat, args["passenger_name"], count, total),
+        (
+            order_id,
+            args["train_no"],
+            args["date"],
+            seat,
+            args.get("passenger_name", ACCOUNT_HOLDER),
+            count,
+            total,
+        ),
     )
     return {
         "order_id": order_id,

@@ -13,7 +13,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..runtime import ToolCtx, handler, stable_unit
-from ._common import CITIES, FOREIGN_CITIES, canonical_city, distance_km
+from ._common import ACCOUNT_HOLDER, CITIES, FOREIGN_CITIES, canonical_city, distance_km
 from .navigation_data import NAME_CHARS, STREET_WORDS, offset
 
 MORE_SCHEMA_SQL = """
@@ -465,7 +465,7 @@ def hotel_book(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
             args["check_out"],
             room,
             rooms,
-            args["guest_name"],
+            args.get("guest_name", ACCOUNT_HOLDER),
             total,
         ),
     )
