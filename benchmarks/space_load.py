@@ -8,7 +8,9 @@ in a subprocess and measures, through ``gradio_client`` and plain HTTP:
 
 1. the leaderboard (``/leaderboard``: the table and both plots) and ``GET /`` at each of ``--rows``
    rows, the rows written straight into the board file (generated verdicts of ``--verdicts`` records
-   each, distinct names and organisations), cold (first load after the rows change) and warm;
+   each, distinct names and organisations): the first load after the rows change (the fresh table,
+   the last plots drawn while the new ones are drawn in the background), how long until a load shows
+   the new plots, a warm load, and a custom mixture (weights not asked for before);
 2. ``--submissions`` concurrent ``/submit`` calls of distinct valid predictions files: the rows added
    (each submission must be exactly one row), wall time, and the worst ``GET /`` meanwhile;
 3. ``--bundles`` concurrent ``/submit_bundle`` calls of worst-case bundles within the documented limits
@@ -215,13 +217,22 @@ def fill(db: Path, upto: int, n_verdicts: int, rng: random.Random) -> None:
 
 def leaderboard(
     client: Any, preset: str = PRESET, w: tuple[float, float, float] = (0.4, 0.4, 0.2)
-) -> tuple[float, int]:
+) -> tuple[float, int, bool]:
+    """(seconds, rows shown, whether the plots shown are still being redrawn for these rows)."""
     from plugineval_space import table
 
     t = time.perf_counter()
     out = client.predict("", preset, *w, table.DEFAULT_COLUMNS, ["verified", "self-reported"],
                          ["baseline", "submission"], "Recall", True, api_name="/leaderboard")  # fmt: skip
-    return time.perf_counter() - t, len(out[0]["data"])
+    return time.perf_counter() - t, len(out[0]["data"]), "being redrawn" in out[1]
+
+
+def redrawn(client: Any, *a: Any, limit: float = 120) -> float:
+    """Seconds until a load of the same leaderboard shows plots drawn for its rows (loads every 0.1 s)."""
+    t = time.perf_counter()
+    while leaderboard(client, *a)[2] and time.perf_counter() - t < limit:
+        time.sleep(0.1)
+    return time.perf_counter() - t
 
 
 def main() -> int:
@@ -274,16 +285,24 @@ def main() -> int:
 
         # 1. the leaderboard at N rows (the seeded baselines count)
         rng = random.Random(23)
+        firsts: list[str] = []
         for n in [int(x) for x in args.rows.split(",")]:
             t = time.perf_counter()
             fill(db, n, args.verdicts, rng)
             filled = time.perf_counter() - t
-            cold, shown = leaderboard(client)
+            cold, shown, stale = leaderboard(client)  # the first load after the rows changed
+            drawn = redrawn(client)
             warm = statistics.median(leaderboard(client)[0] for _ in range(3))
-            custom = leaderboard(client, "custom (sliders)", (0.2, 0.3, 0.5))[0]
+            mix = ("custom (sliders)", (0.2 + n / 1e5, 0.3, 0.5))  # weights not asked for before
+            custom, _, _ = leaderboard(client, *mix)
+            custom_drawn = redrawn(client, *mix)
             page = statistics.median(get(url) for _ in range(3))
-            print(f"leaderboard at {shown} rows: cold {cold:.3f} s, warm {warm:.3f} s, a custom mixture "
-                  f"{custom:.3f} s; GET / {page:.3f} s (rows written in {filled:.1f} s)")  # fmt: skip
+            firsts.append(f"{cold:.2f}")
+            print(f"leaderboard at {shown} rows: first load after the rows changed {cold:.3f} s (plots "
+                  f"{'of the previous rows, redrawn in the background: current' if stale else 'current'} "
+                  f"{drawn:.1f} s later); warm {warm:.3f} s; a custom mixture {custom:.3f} s (its plots "
+                  f"current {custom_drawn:.1f} s later); GET / {page:.3f} s (rows written in {filled:.1f} s)")  # fmt: skip
+        print(f"first load after the rows changed, at {args.rows} rows: {' / '.join(firsts)} s")
         # 2. concurrent submissions
         paths = [gold_file(records, i, tmp) for i in range(args.submissions)]
         before = sqlite3.connect(db).execute("SELECT COUNT(*) FROM entries").fetchone()[0]

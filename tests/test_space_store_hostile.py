@@ -25,7 +25,7 @@ from plugineval_space import store as store_mod  # noqa: E402
 from plugineval_space import summary as S  # noqa: E402
 from plugineval_space.service import Service, _Deferred  # noqa: E402
 from plugineval_space.store import Budget, Entry, Refused, SqliteBoard, content_hash, row_key  # noqa: E402
-from plugineval_space.work import Busy, OverBudget, OverMemory, Pool  # noqa: E402
+from plugineval_space.work import Busy, Failed, OverBudget, OverMemory, Pool  # noqa: E402
 
 from plugineval import metrics as M  # noqa: E402
 
@@ -245,6 +245,66 @@ def test_a_hostile_name_never_breaks_a_plot_and_shows_as_typed(tmp_path: Path) -
         assert not math and shown in (want, " " + want), (name, shown)
         legend = plots.recall_by_difficulty([(name, {"easy": {"recall": 1.0}})])
         legend.savefig(io.BytesIO(), format="png")
+
+
+def test_a_load_never_waits_for_a_plot_redraw(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a row is written, the next load returns the fresh table at once, with the last figures
+    drawn, while the new ones are drawn in the background (here: held until the test lets them go)."""
+    rng = random.Random(SEED)
+    svc = service(tmp_path)
+    for i in range(3):
+        assert svc.board.add(entry(f"model-{i}", f"org-{i}", verdicts(rng, 60)))
+    args = ("", "original (0.40/0.40/0.20)", 0, 0, 0, None, None, None, "Recall", True)
+    _, note, old1, old2 = svc.leaderboard(*args)  # the first figures: nothing to show before them
+    assert "being redrawn" not in note and svc.redrawer.drawn_waiting == 2
+    assert svc.leaderboard(*args)[2:] == (old1, old2) and svc.redrawer.drawn == 0  # the same rows: kept
+    started, go = threading.Event(), threading.Event()
+    build = plots.build
+
+    def slow(kind: str, named: Any) -> Any:
+        started.set()
+        assert go.wait(60)
+        return build(kind, named)
+
+    monkeypatch.setattr(plots, "build", slow)
+    assert svc.board.add(entry("newcomer", "org-new", verdicts(rng, 60)))
+    got: list[Any] = []
+    load = threading.Thread(target=lambda: got.append(svc.leaderboard(*args)))
+    load.start()
+    load.join(30)
+    try:
+        assert not load.is_alive(), "the load waited for the plots' redraw"
+        df, note, p1, p2 = got[0]
+        assert "newcomer" in set(df["Model"]) and (p1, p2) == (old1, old2)  # fresh table, last figures
+        assert "being redrawn" in note
+        assert started.wait(30) and not go.is_set()  # the redraw runs meanwhile, in the background
+    finally:
+        go.set()
+    assert svc.redrawer.wait(60) and svc.redrawer.drawn == 2 and svc.redrawer.drawn_waiting == 2
+    _, note, p1, p2 = svc.leaderboard(*args)  # the next load has the new figures, drawn once each
+    assert p1 is not old1 and p2 is not old2 and "being redrawn" not in note
+    assert any("newcomer" in t.get_text() for t in p2.axes[0].get_yticklabels())
+    assert svc.redrawer.drawn == 2 and svc.redrawer.drawn_waiting == 2
+
+
+def test_the_about_tab_names_no_server_path(tmp_path: Path) -> None:
+    from plugineval_space.release import Release
+
+    svc = service(tmp_path)
+    for source in (str(tmp_path / "release"), str(tmp_path / "records.jsonl"), "release"):
+        svc.release = Release(source)  # type: ignore[assignment]
+        about = svc.about()
+        assert str(tmp_path) not in about and "lb.sqlite" not in about and "/" not in about, about
+    svc.release = Release("someone/plugineval")  # type: ignore[assignment]
+    assert "Hub dataset `someone/plugineval`" in svc.about()
+
+
+def test_a_task_that_exits_is_told_without_internals(caplog: pytest.LogCaptureFixture) -> None:
+    for fn in (sys.exit, lambda: threading.Lock()):  # an exit; an answer that cannot be pickled
+        with pytest.raises(Failed) as err:
+            Pool(budget=30).run(fn)
+        assert "internal error" in str(err.value) and "Exit" not in str(err.value)
+        assert "pickle" not in str(err.value) and "lock" not in str(err.value)
 
 
 # --- 3. rows belong to who made them ------------------------------------------------------------------

@@ -33,6 +33,10 @@ class HubBoard(Board):
     def description(self) -> str:
         return f"Hub dataset {self.repo_id} (cache {self.local.path})"
 
+    @property
+    def public_name(self) -> str:
+        return f"Hub dataset `{self.repo_id}`"
+
     def _pull(self) -> None:
         if self._pulled:
             return

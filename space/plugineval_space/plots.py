@@ -97,19 +97,30 @@ def _figure(width: float, height: float) -> tuple[Any, Any]:
     return fig, fig.subplots()
 
 
-def _cached(kind: str, data: Any, draw: Any) -> Any:
-    """The figure drawn from ``data`` before (same kind, same data), else ``draw()``'s."""
+def cached(kind: str, data: Any) -> Any:
+    """The figure drawn from ``data`` before (same kind, same data), else None (nothing is drawn)."""
     key = f"{kind}:{data!r}"
     with _RENDERED_LOCK:
         fig = _RENDERED.get(key)
         if fig is not None:
             _RENDERED.move_to_end(key)
-            return fig
-    fig = draw()
+        return fig
+
+
+def remember(kind: str, data: Any, fig: Any) -> None:
+    """Keep ``fig`` as the figure of ``data`` (the most recent ``_RENDERED_MAX`` are kept)."""
     with _RENDERED_LOCK:
-        _RENDERED[key] = fig
+        _RENDERED[f"{kind}:{data!r}"] = fig
         while len(_RENDERED) > _RENDERED_MAX:
             _RENDERED.popitem(last=False)
+
+
+def _cached(kind: str, data: Any, draw: Any) -> Any:
+    """The figure drawn from ``data`` before (same kind, same data), else ``draw()``'s."""
+    fig = cached(kind, data)
+    if fig is None:
+        fig = draw()
+        remember(kind, data, fig)
     return fig
 
 
@@ -147,6 +158,12 @@ def _recall_by_difficulty(named: Sequence[tuple[str, Mapping[str, Any]]]) -> Any
     if named:
         ax.legend(fontsize=7, ncols=min(n, 3), loc="upper right")
     return fig
+
+
+def build(kind: str, named: Sequence[tuple[str, Mapping[str, Any]]]) -> Any:
+    """A leaderboard plot drawn now, not looked up nor kept: ``recall`` (per difficulty) or ``errors``
+    (the error profile)."""
+    return {"recall": _recall_by_difficulty, "errors": _error_profile}[kind](named)
 
 
 def error_profile(named: Sequence[tuple[str, Mapping[str, Any]]]) -> Any:

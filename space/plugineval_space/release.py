@@ -83,6 +83,27 @@ class Release:
     def version(self, split: str = "test") -> str:
         return ",".join(sorted({r.version for r in self.records(split)})) or "unknown"
 
+    def public_name(self) -> str:
+        """Where the records come from, as the page may say it: a Hub dataset's repo id, or what kind
+        of local source it is (never a path on the server)."""
+        import re
+        from pathlib import Path
+
+        src = str(self.describe()["source"])
+        try:
+            local = Path(src).exists() or Path(src).is_absolute()
+        except (OSError, ValueError):
+            local = True
+        if not local and re.fullmatch(r"[A-Za-z0-9][\w.-]{0,95}/[A-Za-z0-9][\w.-]{0,95}", src):
+            return f"Hub dataset `{src}`"
+        what = "a local JSONL file" if src.endswith((".jsonl", ".json")) else "a local release folder"
+        if self._splits:
+            try:
+                return f"{what} (dataset version {self.version(sorted(self._splits)[0])})"
+            except Exception:  # the version is a courtesy: the source itself stays unnamed
+                pass
+        return what
+
     def describe(self) -> dict[str, Any]:
         from plugineval.sources import default_source
 

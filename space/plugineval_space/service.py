@@ -10,6 +10,7 @@ storage budget are decided there, in one transaction).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -20,6 +21,7 @@ from typing import Any
 from plugineval_space import browser, livejudge, plots, table
 from plugineval_space import summary as S
 from plugineval_space.hubboard import open_board
+from plugineval_space.redraw import Redrawer
 from plugineval_space.release import Release
 from plugineval_space.store import Board, Entry, Refused
 from plugineval_space.work import Pool
@@ -180,6 +182,11 @@ class Service:
     _rescored: bool = field(default=False, repr=False)
     _seeded: set[str] = field(default_factory=set, repr=False)
     _seed_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    redrawer: Redrawer = field(default=None, repr=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.redrawer is None:
+            self.redrawer = Redrawer(lambda fn, *a: self.pool.run(fn, *a, budget=60, what="A plot"))
 
     # --- leaderboard -------------------------------------------------------------------------
     def ensure_seeded(self) -> None:
@@ -203,6 +210,7 @@ class Service:
                 for e in self.pool.run(_seed_task, recs, lane="seed", budget=budget, what="Seeding"):
                     self.board.add(e)
             self._seeded.add(version)
+        self.prewarm()  # the first figures drawn before a visitor asks (redraw.py)
 
     def ensure_rescored(self) -> None:
         """Once per process, in the background: every kept bundle without a row from the current
@@ -264,21 +272,15 @@ class Service:
             self._warmer.start()
 
     def _warm(self) -> None:
-        import io
-
         while self._dirty.is_set():
             self._dirty.clear()
             time.sleep(1.0)
             if self._dirty.is_set():
                 continue
-            try:
-                out = self.leaderboard(
+            with contextlib.suppress(Exception):  # a warm-up only: the request itself says what is wrong
+                self.leaderboard(  # its plots are redrawn in the background (redraw.py)
                     "", next(iter(table.PRESETS)), 0, 0, 0, table.DEFAULT_COLUMNS, None, None, "Recall", True
                 )
-                for fig in out[2:]:
-                    fig.savefig(io.BytesIO(), format="webp")  # as Gradio's Plot sends it (rendered already)
-            except Exception:  # a warm-up only: the request itself will say what is wrong
-                pass
 
     def rows(self) -> list[Entry]:
         """Every row with its summary, not its verdicts (what the leaderboard draws from)."""
@@ -362,21 +364,17 @@ class Service:
                 "About tab's contamination note says what that means)."
             )
         sums = [(e.model, table.summary_of(e)) for e in top]
-        figs = (
-            plots.recall_by_difficulty([(n, s["by_difficulty"]) for n, s in sums]),
-            plots.error_profile([(n, s["rates"]) for n, s in sums]),
+        figs, stale = self.redrawer.figures(
+            {
+                "recall": [(n, s["by_difficulty"]) for n, s in sums],
+                "errors": [(n, s["rates"]) for n, s in sums],
+            }
         )
-        # each rendered in a child, both at once: drawing holds the interpreter lock for up to seconds
-        todo = [
-            threading.Thread(
-                target=fig.render_with, args=(lambda fn, *a: self.pool.run(fn, *a, budget=60, what="A plot"),)
+        if stale:
+            note += (
+                " The plots are being redrawn for these rows: until then they show the rows of the previous "
+                "drawing (load the leaderboard again in a moment)."
             )
-            for fig in figs
-        ]
-        for t in todo:
-            t.start()
-        for t in todo:
-            t.join()
         return (df, note, *figs)
 
     def compare(self, a: str | None, b: str | None) -> tuple[str, Any]:
@@ -579,10 +577,10 @@ class Service:
     def about(self) -> str:
         d = self.release.describe()
         return (
-            f"Records: `{d['source']}`"
+            f"Records: {self.release.public_name()}"
             + (f" @ `{d['revision']}`" if d["revision"] else "")
             + " · refreshed every "
-            f"{d['ttl_seconds']:.0f} s · leaderboard: {self.board.description} · judge mode for uploads: "
+            f"{d['ttl_seconds']:.0f} s · leaderboard: {self.board.public_name} · judge mode for uploads: "
             f"`{self.judge_mode}` · upload limit {livejudge.human_size(livejudge.max_upload_bytes())}"
             + (f"\n\n⚠️ {d['last_error']}" if d["last_error"] else "")
         )

@@ -181,7 +181,9 @@ class Board(ABC):
 
     @property
     @abstractmethod
-    def description(self) -> str: ...
+    def description(self) -> str: ...  # where the rows are, for the server's log (may name a path)
+
+    public_name = "an SQLite file on the Space"  # the same as the page says it (never a server path)
 
     # submission bundles, kept so that every one can be re-scored by a later judge
     @abstractmethod

@@ -13,12 +13,14 @@ instead of growing the server.
 
 Settings (environment): ``PLUGINEVAL_SPACE_WORKERS`` (2), ``PLUGINEVAL_SPACE_BUNDLE_WORKERS`` (1),
 ``PLUGINEVAL_SPACE_QUEUE`` (32), ``PLUGINEVAL_SPACE_TIME_BUDGET`` (seconds, 300),
-``PLUGINEVAL_SPACE_WORKER_MEMORY_MB`` (1024). Where ``fork`` is not available the task runs in the
+``PLUGINEVAL_SPACE_WORKER_MEMORY_MB`` (1024). A task that exits, or whose answer cannot be sent back,
+is raised as ``Failed`` with a plain message (``FAILED``); its details go to the log only. Where ``fork`` is not available the task runs in the
 calling thread (no time or memory budget).
 """
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import threading
@@ -44,6 +46,17 @@ class OverBudget(Refused):
 
 class OverMemory(Refused):
     pass
+
+
+class Failed(Refused):
+    """The task stopped in a way its own code does not report (the details are in the server's log)."""
+
+
+FAILED = (
+    "This request could not be completed: the Space ran into an internal error (logged for its "
+    "maintainers). Nothing was stored. Try again, or score the file locally with `plugineval evaluate`."
+)
+log = logging.getLogger(__name__)
 
 
 def _env(name: str, default: float) -> float:
@@ -78,14 +91,16 @@ def _child(conn: Any, memory: int, fn: Callable[..., Any], args: tuple[Any, ...]
         out = ("memory", None)
     except Exception as e:  # sent back and raised in the server's thread
         out = ("err", e)
-    except BaseException as e:  # (SystemExit and the like must not stop the server's thread)
-        out = ("err", RuntimeError(f"{type(e).__name__}: {e}"))
+    except BaseException:  # (SystemExit and the like must not stop the server's thread)
+        log.exception("a task in the pool stopped (%s)", getattr(fn, "__name__", "task"))
+        out = ("err", Failed(FAILED))
     try:
         conn.send(out)
     except MemoryError:
         conn.send(("memory", None))
-    except Exception as e:  # an answer that cannot be pickled
-        conn.send(("err", RuntimeError(f"{type(e).__name__}: {e}")))
+    except Exception:  # an answer that cannot be pickled
+        log.exception("a task's answer could not be sent back (%s)", getattr(fn, "__name__", "task"))
+        conn.send(("err", Failed(FAILED)))
     finally:
         conn.close()
 
