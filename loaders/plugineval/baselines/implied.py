@@ -1,4 +1,4 @@
-"""A value the request's own time implies (SPEC §1, "Requests people make"): 合肥的月亮几点升起来
+"""A value the request's own time implies (docs/authoring.md, "Negatives"): 合肥的月亮几点升起来
 asks about today. One predicate for the reader (the slot parser fills today) and for the label (the
 builder refutes an ``underspecified`` draft whose missing value is implied), so the two agree."""
 

@@ -488,7 +488,7 @@ _EXTENT = re.compile(r"^(radius.*|limit|max_results)$")
 
 
 def implied_by_time(tool: Any, missing: list[str], query: str, reference_time: str) -> bool:
-    """Every missing argument is a day that the request's own time implies (SPEC §1): the core's
+    """Every missing argument is a day that the request's own time implies: the core's
     predicate (``baselines.implied``), the same one the slot parser fills today by."""
     return implied_today(tool.properties, tool.annotations, tool.stateful, missing, query, reference_time)
 
