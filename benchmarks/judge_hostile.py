@@ -17,10 +17,12 @@ up to ``--lines`` records.
 
 Each file is scored ``--repeat`` times, alternating, each time in a fresh process (cold caches), with
 the rules judge: reading the file (``read_predictions``), judging (``Judge.run``), and the whole
-``evaluate`` (read, judge, metrics); then ``plugineval evaluate --judge rules`` end to end (process
-start and report.json included). Medians, and the ratio hostile / plain, are printed. The target
-(hostile <= 2x plain) is read on ``plugineval evaluate``, what the CLI and the Space run; in process,
-reading a file a thousand times larger (40 MiB against 40 KiB) is linear but shows on its own line.
+``evaluate`` (read, judge, metrics), and writing its report.json (which keeps every predicted value,
+1 MiB ones too); then ``plugineval evaluate --judge rules`` end to end (process start and report.json
+included). Medians, and the ratio hostile / plain, are printed. The target (hostile <= 2x plain) is
+read on ``plugineval evaluate``, what the CLI and the Space run; in process, reading a file a thousand
+times larger (40 MiB against 40 KiB), and writing those values back, are linear but show on their own
+lines.
 """
 
 from __future__ import annotations
@@ -142,9 +144,11 @@ def child(records_path: str, preds_path: str) -> None:
     del preds, verdicts
     gc.collect()
     t3 = time.perf_counter()
-    evaluate(preds_path, recs, judge="rules")
+    report = evaluate(preds_path, recs, judge="rules")
     t4 = time.perf_counter()
-    print(json.dumps({"read": t1 - t0, "judge": t2 - t1, "evaluate": t4 - t3}))
+    report.save(Path(preds_path).with_suffix(".report.json"))
+    t5 = time.perf_counter()
+    print(json.dumps({"read": t1 - t0, "judge": t2 - t1, "evaluate": t4 - t3, "save": t5 - t4}))
 
 
 def cold(records_path: Path, preds_path: Path) -> dict[str, float]:
@@ -219,6 +223,7 @@ def main() -> None:
         "read": "read the file",
         "judge": "judge (Judge.run)",
         "evaluate": "evaluate (read + judge + metrics)",
+        "save": "write report.json (Report.save)",
         "cli": "plugineval evaluate (end to end)",
     }
     ratios = {}
