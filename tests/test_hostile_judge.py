@@ -365,3 +365,14 @@ def test_the_reader_bounds_a_string_at_one_mib(tmp_path: Path) -> None:
     line = {"id": "r0", "calls": [{"name": "search", "arguments": {**GOLD, "note": " " * (MIB + 1)}}]}
     with pytest.raises(PredictionFileError, match="a string of 1,048,577 characters; the limit is 1,048,576"):
         read_predictions(_write(tmp_path / "p.jsonl", [line]), {"r0"})
+
+
+def test_a_report_never_copies_a_hostile_value_back_out() -> None:
+    from plugineval.judge._types import SHOWN_CHARS, _shown
+    from plugineval.normalize.limits import MAX_NORMALIZE_CHARS
+
+    big = "元" * (1 << 20)
+    shown = _shown(big)
+    assert len(shown) < SHOWN_CHARS + 40 and shown.endswith("(1,048,576 characters)")
+    ok = "x" * MAX_NORMALIZE_CHARS
+    assert _shown(ok) == ok and _shown(3) == 3

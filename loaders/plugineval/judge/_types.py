@@ -103,7 +103,7 @@ class ArgVerdict:
         if self.temporal:
             d["temporal"] = True
         if self.pred is not None:
-            d["pred"] = self.pred
+            d["pred"] = _shown(self.pred)
         if self.gold is not None:
             d["gold"] = self.gold
         if self.detail:
@@ -174,3 +174,16 @@ class RecordVerdict:
         if self.scored_against is not None:
             d["scored_against"] = self.scored_against
         return d
+
+
+SHOWN_CHARS = 200
+"""A predicted string longer than the normalizers' cap is kept in a verdict as its first
+``SHOWN_CHARS`` characters and its length: a report never copies a hostile megabyte back out."""
+
+
+def _shown(v: Any) -> Any:
+    from plugineval.normalize.limits import MAX_NORMALIZE_CHARS
+
+    if isinstance(v, str) and len(v) > MAX_NORMALIZE_CHARS:
+        return f"{v[:SHOWN_CHARS]}… ({len(v):,} characters)"
+    return v
