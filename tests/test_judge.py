@@ -314,3 +314,35 @@ def test_the_judges_entity_names_are_the_stores() -> None:
     from plugineval.judge._entities import DATA, store_names
 
     assert json.loads(DATA.read_text(encoding="utf-8")) == store_names()
+
+
+def test_the_accounts_person_written_out_is_no_error_and_an_invented_one_is() -> None:
+    """A booking whose request names nobody goes to the signed-in account (the catalog's ``default``):
+    a prediction that writes the default out passes, one that makes up a name or a phone fails, and
+    a name the request does say must be given."""
+    from plugineval.catalog import load_catalog
+
+    cat = load_catalog()
+    tools = {n: cat.tool(n) for n in ("appointment_book", "restaurant_reserve")}
+    gold = {
+        "appointment_book": {"doctor_id": "D001895", "date": "2026-03-20", "period": "morning"},
+        "restaurant_reserve": {"city": "杭州", "restaurant_name": "湘里湘味坊", "date": "2026-03-20",
+                               "time": "18:30", "party_size": 4},
+    }  # fmt: skip
+
+    def verdict(tool: str, gold_args: dict[str, Any], pred_args: dict[str, Any]) -> str:
+        rec = make_record("acct", gold=[(tool, gold_args)], target=tool, query="订")
+        t = tools[tool]
+        rec = rec.model_copy(update={"tools": [t.openai_function()], "tool_annotations": {
+            tool: {k: a.model_dump() for k, a in t.annotations.items()}}})  # fmt: skip
+        return str(JUDGE.judge_one(rec, make_pred("acct", [(tool, pred_args)])).outcome)
+
+    book, reserve = gold["appointment_book"], gold["restaurant_reserve"]
+    assert verdict("appointment_book", book, book) == "TP"
+    assert verdict("appointment_book", book, {**book, "patient_name": "本人"}) == "TP"
+    assert verdict("appointment_book", book, {**book, "patient_name": "张浩丽"}) != "TP"
+    assert verdict("restaurant_reserve", reserve, {**reserve, "contact_name": "本人"}) == "TP"
+    assert verdict("restaurant_reserve", reserve, {**reserve, "phone": "19872470543"}) != "TP"
+    said = {**book, "patient_name": "张桂芳"}  # 给我妈挂个号，张桂芳
+    assert verdict("appointment_book", said, said) == "TP"
+    assert verdict("appointment_book", said, book) != "TP"
