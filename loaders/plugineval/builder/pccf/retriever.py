@@ -409,15 +409,17 @@ class ExemplarReader:
             if got is None:
                 continue
             values, anchors = got
-            calls_ok = all(
-                self._stated(c.tool, k, v, query)
+            constants = [
+                (c.tool, k, v)
                 for c in cp.pattern.calls
                 for k, v in c.args.items()
                 if not (isinstance(v, str) and SLOT_RE.search(v))
-            )
-            if not calls_ok:
+            ]
+            if not all(self._stated(t, k, v, query) for t, k, v in constants):
                 continue
-            key = (len(values), anchors, -len(cp.pattern.calls))
+            # a constant the request states (公交 → mode transit) is read as much as a slot: the reading
+            # that accounts for more of what the request says wins over a shorter exemplar's
+            key = (len(values) + len(constants), anchors, -len(cp.pattern.calls))
             if best is None or key > best[0]:
                 best = (key, cp, values)
         return None if best is None else (best[1], best[2])
