@@ -150,3 +150,16 @@ def test_default_patterns_read_like_requests_people_send() -> None:
     assert not over, over
     assert statistics.median(len(t) for t in texts) <= 16
     assert sum(len(t) <= SHORT for t in texts) / n >= 0.15
+
+
+def test_a_train_kind_said_is_a_train_kind_searched() -> None:
+    """高铁 / 动车 name a train type (G, D): a default pattern that says one filters by it, so the gold
+    never leaves out what the request states (train probe 211: 坐高铁 read without train_type)."""
+    g = GRAMMARS["rail_tickets"]
+    for sid, sc in g.scenarios.items():
+        for p in sc.patterns:
+            if not any(w in p.text for w in ("高铁", "动车")) or "区别" in p.text or not p.calls:
+                continue
+            if "{rtype" in p.text or "{ttype" in p.text:
+                continue  # the kind is a slot: its value goes into the call
+            assert all("train_type" in c.args for c in p.calls), (sid, p.id, p.text)
