@@ -101,9 +101,14 @@ def test_equality_proves_nothing_where_the_tool_ignores_the_argument() -> None:
     found = _find("刚从北京到上海，从人民广场到外滩怎么走", gold, patch=_offer("city", ["上海"]))
     assert "city" not in found.alternatives[0].extra
     assert found.rejected["entailed"] == {"tool_ignores_argument": 1}
-    # a city the request never says is none
-    unsaid = _find("从人民广场到外滩怎么走", gold, patch=_offer("city", ["上海"]))
+    # a city the request neither says nor entails is none (徐家汇 lies in 上海, not 北京)
+    xjh = [Call(name="route_plan", arguments={"origin": "人民广场", "destination": "徐家汇"})]
+    unsaid = _find("从人民广场到徐家汇怎么走", xjh, patch=_offer("city", ["北京"]))
     assert unsaid.rejected["entailed"] == {"not_in_request": 1}
+    # ... but the one city of the landmarks named is said (外滩 lies in 上海 only; train probe 211:
+    # 市民中心到华强北 with city 深圳 was failed)
+    bund = _find("从人民广场到外滩怎么走", gold, patch=_offer("city", ["上海"]))
+    assert bund.alternatives[0].extra.get("city") == ["上海"]
     # ... where the request itself names the one city, that is the evidence
     said = _find("上海从人民广场到外滩怎么走", gold, patch=_offer("city", ["上海"]))
     assert said.alternatives[0].extra.get("city") == ["上海"]

@@ -47,7 +47,7 @@ from .answers import (
     shared_values,
     sub_answer,
 )
-from .grounding import contrasts, drops_part, is_city, said_values, value_reason
+from .grounding import contrasts, drops_part, is_city, said, said_values, value_reason
 from .labels import own_words
 from .merge import merged, united
 from .widen import keyword_for_category, narrowed, widened, widened_end
@@ -136,9 +136,12 @@ def _other_days(value: Any, sch: dict[str, Any]) -> list[Any]:
 def _the_city_said(arg: str, value: Any, query: str) -> bool:
     """``city`` is the one city the request names, in its own words (上海 of 去上海南站): where the tool
     ignores the argument, equality proves nothing, and the request itself is the evidence. A city the
-    request never says (人民广场→外滩 read as 上海) has none."""
-    if arg != "city" or not isinstance(value, str) or value not in query:
+    request never says (人民广场→外滩 read as 上海: a name many cities have) has none; the one city of
+    the landmarks it names is said (华强北 lies in 深圳 only)."""
+    if arg != "city" or not isinstance(value, str):
         return False
+    if value not in query:
+        return said(value, query)  # the landmarks' one city
     named = {canonical_place(m.name) for m in find_places(query)}
     named = {n for n in named if n is not None and is_city(n)}
     return named == {canonical_place(value)}

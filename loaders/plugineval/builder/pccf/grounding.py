@@ -22,9 +22,11 @@ the executor and live in ``AlternativeFinder.evidence``. Each refusal is counted
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
+from plugineval.baselines.slotfill import landmark_cities
 from plugineval.baselines.textscan import find_places
 from plugineval.normalize import canonical_place
 from plugineval.normalize.places import place_info
@@ -52,11 +54,24 @@ def _place_arg(arg: str) -> bool:
 
 
 def said(value: str, query: str) -> bool:
-    """The request says ``value``: literally, or as a place it names by another name (魔都 → 上海)."""
+    """The request says ``value``: literally, or as a place it names by another name (魔都 → 上海), or
+    — a city — as the one city of the landmarks it names (市民中心到华强北 entails 深圳)."""
     if value and value in query:
         return True
     canon = canonical_place(value)
-    return canon is not None and any(canonical_place(m.name) == canon for m in find_places(query))
+    if canon is None:
+        return False
+    if any(canonical_place(m.name) == canon for m in find_places(query)):
+        return True
+    cities = {canonical_place(c) or c for c in landmark_cities(query, _landmarks())}
+    return cities == {canon}
+
+
+@functools.cache
+def _landmarks() -> dict[str, frozenset[str]]:
+    from .generators import store_landmarks
+
+    return store_landmarks(None)
 
 
 def names_content(arg: str, sch: dict[str, Any], value: str) -> bool:
