@@ -147,9 +147,9 @@ def test_another_offered_plugin_that_serves_the_request_gives_an_alternative_cal
                 Task(query, ref, plugin, dbs["navigation"]), gold, offered, dbs
             )
 
-    q = "3月7日14:00在广州坐地铁从上下九到白云山，多久能到"
+    q = "广州坐地铁从上下九到白云山要多久"
     route = Call(name="route_plan", arguments={"city": "广州", "origin": "上下九", "destination": "白云山",
-                                               "mode": "transit", "depart_at": "2025-03-07T14:00:00+08:00"})  # fmt: skip
+                                               "mode": "transit"})  # fmt: skip
     found = anyio.run(go, q, [route], ["route_plan", "metro_route", "traffic_road_status"])
     assert [c["name"] for alt in found for c in alt["calls"]] == ["metro_route"]
     assert found[0]["calls"][0]["arguments"]["from_station"] == "上下九"
