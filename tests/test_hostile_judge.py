@@ -376,3 +376,17 @@ def test_a_report_never_copies_a_hostile_value_back_out() -> None:
     assert len(shown) < SHOWN_CHARS + 40 and shown.endswith("(1,048,576 characters)")
     ok = "x" * MAX_NORMALIZE_CHARS
     assert _shown(ok) == ok and _shown(3) == 3
+
+
+def test_a_code_run_into_a_relative_date_is_no_date() -> None:
+    """600519十二天前 (a stock code before 十二天前) crashed the reader with OverflowError (train grammar
+    pass); a count past ``MAX_OFFSET`` is no offset, the real ones still resolve."""
+    from datetime import datetime, timedelta, timezone
+
+    from plugineval.normalize import resolve
+
+    ref = datetime(2026, 3, 18, 9, 30, tzinfo=timezone(timedelta(hours=8)))
+    for s in ("600519十二天前", "9" * 30 + "天后", "123456789个月前", "99999年后"):
+        assert resolve(s, ref) is None, s
+    got = resolve("十二天前", ref)
+    assert got is not None and str(got.start) == "2026-03-06"

@@ -215,6 +215,11 @@ def _base(m: re.Match[str], ref: datetime) -> tuple[TimeValue | None, str | None
     return None, None
 
 
+MAX_OFFSET = 3650
+"""The largest count an offset (N天后, N个月前, N年后) is read with: a day, week, month or year count
+past it (a stock code run into 十二天前) is no date."""
+
+
 def _offset_day(today: date, n: str, half: bool, unit: str, direction: str) -> TimeValue | None:
     sign = -1 if direction.endswith("前") else 1
     if n == "半":
@@ -226,6 +231,8 @@ def _offset_day(today: date, n: str, half: bool, unit: str, direction: str) -> T
         if parsed is None:
             return None
         v, extra_days, extra_months = parsed, 0, 0
+        if not 0 <= v <= MAX_OFFSET:  # 600519十二天前: a code run into the count is no offset
+            return None
         if half:
             extra_days = {"天": 0, "日": 0, "月": 15}.get(unit, 0)
             extra_months = 6 if unit == "年" else 0
