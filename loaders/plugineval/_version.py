@@ -22,7 +22,9 @@ SCHEMA_VERSION = "1.0"
 #   check in any order); an entity named with or without a generic suffix where the store's data says
 #   it is one entity (河南 = 河南队); a declared alias of the tool's default counts as the default
 #   (cabin 经济舱 where the default is economy); an array's items mapped by their aliases before the
-#   schema check
+#   schema check; a string past the normalizers' cap (1,024 characters) is decided without normalizing
+#   and shown shortened in reports; a number too large for a float is no number; an offset past 3,650
+#   (a code run into 十二天前) is no date
 JUDGE_VERSION = "1.3.0"
 # scorer 1.1.0: a positive's entry carries its counted inference steps (`steps`), and the metrics are
 #   broken down by step (`by.steps`: recall per calendar_fact, date_arithmetic, timezone_conversion …)
