@@ -59,3 +59,19 @@ def test_detectors_are_linear_on_long_text() -> None:
     t0 = time.perf_counter()
     forms_of(" " * 200_000 + "农历" + "工作日" * 50_000)
     assert time.perf_counter() - t0 < 5  # a backtracking detector takes minutes here
+
+
+def test_the_offline_strengthener_mentions_the_target_as_people_do() -> None:
+    """Strengthened negatives read 之前问过查询某城市某天的，现在想问：… (final validation sample's raters
+    and reference reviewer): the connectors set the target's business aside, and a lure is a word
+    people say (the plugin's name or an authored lure), never a cut of a description."""
+    from plugineval.builder.pccf.candidate import CONNECTORS, _lures
+    from plugineval.catalog import load_catalog
+
+    for conn in CONNECTORS:
+        text = conn.format(lure="电影票") + "讲个笑话"
+        assert not forms_of(text), (conn, forms_of(text))
+        assert "（" not in conn and "说到" not in conn
+    for plugin in load_catalog().plugins:
+        for lure in _lures(plugin):
+            assert lure == plugin.name and not any(s.description.startswith(lure) for s in plugin.scenarios)
