@@ -210,6 +210,44 @@ def test_a_year_less_date_follows_the_requests_order_of_events() -> None:
     assert moved[0].arguments["check_out"] == "2026-01-03"
 
 
+def test_a_ranges_year_less_end_is_its_first_occurrence_on_or_after_the_start() -> None:
+    # defect: 从2025年2月10日到10月4号 (ref 2026-10-31) — the end is 2025-10-04, not the 10月4日 nearest today
+    ref = "2026-10-31T09:38:00+08:00"
+
+    def end(q: str, start: str, read: str) -> str:
+        call = Call(name="date_diff", arguments={"start_date": start, "end_date": read, "unit": "months"})
+        return str(in_event_order(q, ref, [call])[0].arguments["end_date"])
+
+    q = "从2025年2月10日到10月4号一共多少个月"
+    assert end(q, "2025-02-10", "2026-10-04") == end(q, "2025-02-10", "2027-10-04") == "2025-10-04"
+    assert end("2025年12月10日起到1月4号多少天", "2025-12-10", "2027-01-04") == "2026-01-04"
+    assert end("2025年12月10日至1月4日多少天", "2025-12-10", "2027-01-04") == "2026-01-04"
+    assert end("从去年12月1日到1月3日几个月", "2025-12-01", "2027-01-03") == "2026-01-03"
+    # a start without its year, or an end with one, stays as read
+    assert end("从2月10日到10月4号几个月", "2027-02-10", "2027-10-04") == "2027-10-04"
+    assert end("从2025年2月10日到2026年10月4号几个月", "2025-02-10", "2026-10-04") == "2026-10-04"
+
+
+def test_a_grammars_dated_start_before_a_bare_end_draws_the_end_within_the_year_after() -> None:
+    # {start}到{end:md}: the intended end is the one the readers read (the first on or after the start)
+    import re
+
+    from plugineval.builder.synth.grammar import load_grammars
+
+    rx = re.compile(r"\{(?P<a>[a-z0-9_]+)\}(?:起)?(?:到|至)\{(?P<b>[a-z0-9_]+):md\}")
+    seen = 0
+    for g in load_grammars().values():
+        for sc in g.scenarios.values():
+            for p in sc.patterns:
+                for m in rx.finditer(p.text):
+                    a, b = g.slots[m.group("a")], g.slots[m.group("b")]
+                    if a.type != "date" or b.type != "date":
+                        continue
+                    seen += 1
+                    assert b.min_days - a.max_days >= 0 and b.max_days - a.min_days < 365, p.id
+    assert seen >= 2
+
+
 # --- labels --------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("tool", "missing", "query", "implied"),

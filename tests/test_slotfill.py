@@ -36,6 +36,33 @@ def test_a_month_fills_a_start_and_end_date() -> None:
     assert got is not None and (got["start_date"], got["end_date"]) == ("2026-02-01", "2026-02-28")
 
 
+def test_a_ranges_year_less_end_follows_the_dated_start() -> None:
+    # defect: 从2025年2月10日到10月4号 — both text-only readers read 2025-10-04, whatever the round
+    import asyncio
+
+    from plugineval.baselines.router import ReferenceRouter
+    from plugineval.builder.pccf.generators import SlotParserGenerator, Task, TemplateRetrieverGenerator
+    from plugineval.builder.pccf.retriever import TemplateRetriever
+    from plugineval.builder.synth.grammar import load_grammars
+
+    gens: list[SlotParserGenerator | TemplateRetrieverGenerator] = [
+        SlotParserGenerator(CAT, ReferenceRouter(CAT)),
+        TemplateRetrieverGenerator(TemplateRetriever(CAT, load_grammars())),
+    ]
+    ref = "2026-10-31T09:38:00+08:00"
+    for q, want in [
+        ("从2025年2月10日到10月4号一共多少个月", ("2025-02-10", "2025-10-04")),
+        ("2025年12月10日到1月4号满几个月", ("2025-12-10", "2026-01-04")),
+    ]:
+        task = Task(q, ref, CAT.plugin("date_calculator"), None)
+        for g in gens:
+            for round_ in (0, 1):
+                calls = asyncio.run(g.propose(task, round_)).calls
+                assert calls is not None, (g.name, q)
+                got = (calls[0].arguments["start_date"], calls[0].arguments["end_date"])
+                assert got == want, (g.name, round_, q)
+
+
 # --- structure, context references, declined mentions: tests/cases/slotfill.jsonl ------------------
 def _cases() -> list[dict]:  # type: ignore[type-arg]
     import json

@@ -6,7 +6,8 @@ generator (``llm``) lives in ``llm_roles.py``. Round k > 0 passes the history (p
 errors, execution outcomes, assessments) so a generator can move to its next interpretation.
 
 Both text-only readings resolve a year-less date by the request's own order of events
-(``in_event_order``): 2月5日买的 beside 去年农历九月初一卖的 is the 2月5日 before the sale.
+(``in_event_order``): 2月5日买的 beside 去年农历九月初一卖的 is the 2月5日 before the sale, and the end of a
+range after a start said with its year (从2025年2月10日到10月4号) the first 10月4日 on or after the start.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ import re
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from itertools import pairwise
 from typing import Any, Protocol
 
 from plugineval.baselines.router import ReferenceRouter
 from plugineval.baselines.slotfill import SlotFiller, multi_fill
 from plugineval.baselines.textscan import find_times, resolve_references
 from plugineval.catalog import Catalog
+from plugineval.normalize import resolve
 from plugineval.schema import Call, Plugin
 
 from .retriever import ExemplarReader, TemplateRetriever, fill_args
@@ -78,6 +81,54 @@ _THEN = re.compile(
 )
 
 
+# a range's connector between its start and its end (从A到B, A到B, A至B, A起到B)
+_RANGE_JOIN = re.compile(r"^\s*(?:起|开始)?\s*(?:到|至)\s*$")
+_YEARLESS = re.compile(r"^\s*[0-9零一二两三四五六七八九十]+月[0-9零一二两三四五六七八九十]+[日号]?\s*$")
+
+
+def _range_ends(query: str, reference_time: str) -> list[tuple[date, date]]:
+    """Each range whose start is said with its year (or relative to today) and whose end is a bare
+    month and day: (the start, the end as read alone)."""
+    ref = datetime.fromisoformat(reference_time)
+    out: list[tuple[date, date]] = []
+    ms = [m for m in find_times(query, reference_time) if isinstance(m.value.start, date)]
+    for m in ms:  # one mention: 2025年2月10日到10月4号
+        if m.value.kind != "date_range":
+            continue
+        parts = re.split(r"起?(?:到|至)", m.text, maxsplit=1)
+        if len(parts) != 2 or _YEARLESS.match(parts[0]) or not _YEARLESS.match(parts[1]):
+            continue
+        end = resolve(parts[1].strip(), ref)
+        if end is not None and end.kind == "date" and isinstance(end.start, date):
+            out.append((_day(m.value.start), _day(end.start)))
+    for a, b in pairwise(ms):  # two mentions: 2025年12月10日起到1月4号
+        if (
+            a.value.kind == "date"
+            and b.value.kind == "date"
+            and "year_inference" not in a.steps
+            and "year_inference" in b.steps
+            and _RANGE_JOIN.match(query[a.end : b.start])
+        ):
+            out.append((_day(a.value.start), _day(b.value.start)))
+    return out
+
+
+def _day(v: Any) -> date:
+    return v.date() if isinstance(v, datetime) else v
+
+
+def _first_on_or_after(d: date, start: date) -> date:
+    """The first day with ``d``'s month and day on or after ``start``."""
+    for y in range(start.year, start.year + 9):  # 29 February: the next leap year
+        try:
+            x = d.replace(year=y)
+        except ValueError:
+            continue
+        if x >= start:
+            return x
+    return d
+
+
 def _occurrences(d: date) -> list[date]:
     """The same month and day in the years around ``d`` (29 February only in leap years)."""
     out = []
@@ -94,7 +145,15 @@ def in_event_order(query: str, reference_time: str, calls: list[Call]) -> list[C
     a date said before its event (2月5日买的) is the last occurrence before the later event's date
     (去年农历九月初一卖的: 2025-10-21 → 2025-02-05); a year-less date of a later event, after a first
     event said with its year (去年12月1日入住，1月3日退房), the first occurrence after it. Dates said
-    with their year, or by a calendar fact, stay as said."""
+    with their year, or by a calendar fact, stay as said. The bare end of a range after a start said
+    with its year (从2025年2月10日到10月4号, 2025年12月10日起到1月4号) is its first occurrence on or after
+    the start, whatever year it was read in alone."""
+    moved: dict[str, str] = {}
+    for start, end in _range_ends(query, reference_time):
+        target = _first_on_or_after(end, start)
+        for x in _occurrences(end):
+            if x != target and x != start:
+                moved.setdefault(x.isoformat(), target.isoformat())
     firsts: list[tuple[date, bool]] = []
     thens: list[tuple[date, bool]] = []
     for m in find_times(query, reference_time):
@@ -106,20 +165,8 @@ def in_event_order(query: str, reference_time: str, calls: list[Call]) -> list[C
             firsts.append((m.value.start, bare))
         elif _THEN.match(after):
             thens.append((m.value.start, bare))
-    if not firsts or not thens:
-        return calls
-    moved: dict[str, str] = {}
-    if not any(bare for _, bare in firsts):
-        start = max(d for d, _ in firsts)
-        for d, bare in thens:
-            later = [x for x in _occurrences(d) if x > start]
-            if bare and later and later[0] != d:
-                moved[d.isoformat()] = later[0].isoformat()
-    end = min(date.fromisoformat(moved.get(d.isoformat(), d.isoformat())) for d, _ in thens)
-    for d, bare in firsts:
-        earlier = [x for x in _occurrences(d) if x < end]
-        if bare and earlier and earlier[-1] != d:
-            moved[d.isoformat()] = earlier[-1].isoformat()
+    if firsts and thens:
+        _order_events(firsts, thens, moved)
     if not moved:
         return calls
 
@@ -133,6 +180,23 @@ def in_event_order(query: str, reference_time: str, calls: list[Call]) -> list[C
         return v
 
     return [Call(name=c.name, arguments=fix(c.arguments)) for c in calls]
+
+
+def _order_events(
+    firsts: list[tuple[date, bool]], thens: list[tuple[date, bool]], moved: dict[str, str]
+) -> None:
+    """Year-less dates of a first event and a later one (买 … 卖), moved into their order."""
+    if not any(bare for _, bare in firsts):
+        start = max(d for d, _ in firsts)
+        for d, bare in thens:
+            later = [x for x in _occurrences(d) if x > start]
+            if bare and later and later[0] != d:
+                moved[d.isoformat()] = later[0].isoformat()
+    end = min(date.fromisoformat(moved.get(d.isoformat(), d.isoformat())) for d, _ in thens)
+    for d, bare in firsts:
+        earlier = [x for x in _occurrences(d) if x < end]
+        if bare and earlier and earlier[-1] != d:
+            moved[d.isoformat()] = earlier[-1].isoformat()
 
 
 # a scenic spot's generic ending, dropped for the name people say (天坛公园: 天坛, 故宫博物院: 故宫)
