@@ -365,3 +365,48 @@ def test_pairwise_checks_of_one_tool_may_be_one_call_over_the_united_list() -> N
             }
         ]
     ]
+
+
+def _other_tool_readings(
+    domain: str, query: str, gold: list[Call], offered: list[str]
+) -> list[dict[str, Any]]:
+    from plugineval.baselines.router import ReferenceRouter
+    from plugineval.builder.pccf.config import BuildConfig
+    from plugineval.builder.pccf.generators import Task, make_generators
+    from plugineval.builder.pccf.retriever import TemplateRetriever
+    from plugineval.builder.synth.grammar import load_grammars
+    from plugineval.builder.tools.store import Store
+
+    cfg = BuildConfig.load()
+    grammars = {p: g for p, g in load_grammars().items() if CAT.domain_of_plugin(p) == domain}
+    retriever = TemplateRetriever(CAT, grammars)
+    dbs = {domain: Store.open([domain], cfg.store_seed).readonly_connection()}
+
+    async def go() -> list[dict[str, Any]]:
+        async with ToolExecutor(CAT, cfg.store_seed) as ex:
+            gens = make_generators(list(cfg.stage1.generators), CAT, ReferenceRouter(CAT), retriever, None)
+            s1 = StageOne(cfg.stage1, CAT, ex, gens, None, retriever)
+            plugin = CAT.plugin_of_tool(gold[0].name)
+            return await s1.other_tool_readings(Task(query, REF, plugin, dbs[domain]), gold, offered, dbs)
+
+    return anyio.run(go)
+
+
+def test_the_life_index_and_the_forecast_serve_each_others_umbrella_and_clothing_requests() -> None:
+    # final probe: 明天去杭州穿短袖行吗 / 出门伞要带吗 with the forecast as gold failed the life-index call
+    # that other records of the build take as gold for 能穿短袖吗
+    offered = ["weather_daily_forecast", "weather_hourly_forecast", "life_index_query"]
+    fc = Call(name="weather_daily_forecast", arguments={"city": "丽江", "date": "2026-03-19"})
+    found = _other_tool_readings("weather", "明天丽江出门伞要带吗", [fc], offered)
+    assert [(c["name"], c["arguments"]["indices"]) for alt in found for c in alt["calls"]] == [
+        ("life_index_query", ["umbrella"])
+    ]
+    fc2 = Call(name="weather_daily_forecast", arguments={"city": "杭州", "date": "2026-03-19"})
+    found = _other_tool_readings("weather", "明天去杭州穿短袖行吗", [fc2], offered)
+    assert [c["arguments"]["indices"] for alt in found for c in alt["calls"]] == [["dressing"]]
+    # a general forecast asks for no index: the life index serves no part of it
+    assert _other_tool_readings("weather", "明天丽江天气如何", [fc], offered) == []
+    # not offered: none
+    assert _other_tool_readings("weather", "明天丽江出门伞要带吗", [fc], offered[:2]) == []
+    # the other way (the forecast for 能穿短袖吗 with the dressing index as gold) waits on free_values:
+    # an array argument's enum items (indices: [dressing]) count as values read from the query
