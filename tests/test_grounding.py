@@ -12,7 +12,13 @@ from test_alternatives import CAT, REF, _find
 from plugineval.builder.pccf.alternatives import AlternativeFinder
 from plugineval.builder.pccf.answers import finds_nothing
 from plugineval.builder.pccf.generators import in_event_order
-from plugineval.builder.pccf.grounding import drops_part, names_content, said_values, value_reason
+from plugineval.builder.pccf.grounding import (
+    drops_part,
+    names_content,
+    names_person,
+    said_values,
+    value_reason,
+)
 from plugineval.builder.pccf.stage1 import implied_by_time
 from plugineval.schema import Call
 
@@ -339,3 +345,59 @@ def test_the_users_word_for_one_of_two_categories_keeps_the_other_call() -> None
     lists = [[c["arguments"] for c in alt["calls"]] for alt in found.alternative_calls]
     assert [{**base, "keyword": "博物馆"}, {**base, "category": "history"}] in lists
     assert all(len(x) == 2 or x == [base] for x in lists)  # no list of the museums alone
+
+
+# --- final probe: a single day said, a name field, a booking that under-delivers -----------------
+@pytest.mark.parametrize(
+    ("query", "day", "ok"),
+    [
+        ("西甲奥萨苏纳昨天赢了吗", "2026-03-17", True),
+        ("中超下星期二有哪些对阵", "2026-03-24", True),
+        ("中超这周末有哪些对阵", "2026-03-21", False),  # a range: the end is the user's or the default's
+        ("下周中超有哪些比赛", "2026-03-23", False),
+    ],
+)
+def test_a_single_day_said_may_end_the_window_on_that_day(query: str, day: str, ok: bool) -> None:
+    gold = [
+        Call(
+            name="match_schedule",
+            arguments={"league": "la_liga" if "西甲" in query else "csl", "date_from": day},
+        )
+    ]
+    found = _find(query, gold)
+    assert (day in found.alternatives[0].extra.get("date_to", [])) is ok
+
+
+def test_a_person_name_field_takes_a_name_the_request_says() -> None:
+    tool = CAT.tool("hotel_book")
+    args = {"hotel_id": "H00863", "check_in": "2026-03-20", "check_out": "2026-03-21", "room_type": "king"}
+    q = "杭州那家酒店3月20号住一晚，大床房，入住人王芳，有就帮我订，给朋友过生日"
+    assert value_reason(tool, args, "guest_name", "王芳", q) is None
+    for fragment in ("有就帮我订", "给朋友过生日", "帮我订"):
+        assert value_reason(tool, args, "guest_name", fragment, q) == "not_field_content", fragment
+    assert names_person("李娜", "张伟和李娜各一间") and names_person("小明", "联系人叫小明")
+    assert not names_person("朋友", "给朋友订一间") and names_person("本人", "订一间", "本人")
+    # a question is no meeting subject
+    sch = CAT.tool("meeting_room_book").properties["subject"]
+    for q in ("哪有空屋", "有没有空会议室", "会议室哪有"):
+        assert not names_content("subject", sch, q), q
+
+
+def test_one_booking_for_no_one_named_does_not_replace_two_rooms_for_two_guests() -> None:
+    base = {"hotel_id": "H00863", "check_in": "2026-03-20", "check_out": "2026-03-21", "room_type": "king"}
+    gold = [
+        Call(name="hotel_book", arguments={**base, "guest_name": "张伟"}),
+        Call(name="hotel_book", arguments={**base, "guest_name": "李娜"}),
+    ]
+    found = _find("3月20号杭州那家酒店订两间大床房，入住人张伟和李娜", gold)
+    assert found.alternative_calls == [] and found.rejected["merged"]["drops_part_of_request"] >= 1
+    tools = CAT.tool
+    one = [Call(name="hotel_book", arguments={**base, "rooms": 2, "guest_name": "张伟"})]
+    assert drops_part(tools, "订两间，入住人张伟", one, [Call(name="hotel_book", arguments=base)])
+    # the same booking with the rooms written out as two calls of one room each delivers as much
+    assert not drops_part(
+        tools,
+        "订两间，入住人张伟",
+        one,
+        [Call(name="hotel_book", arguments={**base, "rooms": 2, "guest_name": "张伟"})],
+    )

@@ -50,7 +50,7 @@ from .answers import (
 from .grounding import contrasts, drops_part, is_city, said, said_values, value_reason
 from .labels import own_words
 from .merge import merged, united
-from .widen import keyword_for_category, narrowed, widened, widened_end
+from .widen import keyword_for_category, narrowed, one_day_end, widened, widened_end
 
 __all__ = ["AlternativeFinder", "Found", "answer_key", "free_values", "shared_values", "sub_answer"]
 
@@ -258,13 +258,14 @@ class AlternativeFinder:
             await self._entailed(found, i, c, query, ref, answer, results[i])
             await self._wording(found, i, c, query, ref, answer, results[i])
             await narrowed(self, found, i, c, ref, results[i])
+            await one_day_end(self, found, i, c, query, ref)
             await self._omitted(found, i, c, query, ref, answer, results[i])
             await widened(self, found, i, c, query, ref, results[i])
             await widened_end(self, found, i, c, query, ref, results[i])
             await keyword_for_category(self, found, gold, i, query, ref, results[i])
             await own_words(found, i, c, self.catalog.tool(c.name), query, ref, answer, self._answer)
-        await merged(self, found, gold, results, ref)
-        await united(self, found, gold, results, ref)
+        await merged(self, found, gold, results, ref, query)
+        await united(self, found, gold, results, ref, query)
         await self._proposals(found, query, gold, answers, results, ref, trace)
         return found
 

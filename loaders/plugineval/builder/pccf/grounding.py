@@ -35,13 +35,28 @@ from plugineval.normalize.places import place_info
 _NOT_CONTENT = re.compile(
     r"^(帮我|帮忙|请|麻烦|给我|我想|我要)|把.{1,20}(写|记|加|放|排|存|设)|(写进|写到|记到|记进|记一下|加到|加进|放进"
     r"|排进|存到|设个|建个)|日程|提醒我|有点|有些|挺急|很急|着急|急着|比较急|想要|^想(约|去|找|买|吃|看|查|问|让|跟|和)"
-    r"|打算|还没|还缺|缺个|(订|预订|定|约|开|安排)个|着落|[吗呢啊呀嘛]$|(?<![酒网水书清氧茶])吧$|怎么|如何|什么|哪[里儿个些家]|能不能|可不可以|是不是|一下"
+    r"|打算|还没|还缺|缺个|(订|预订|定|约|开|安排)个|着落|[吗呢啊呀嘛]$|^(哪有|哪儿有|哪里有|有没有|有无|能否|是否|可否)|(哪有|有没有|行不行|好不好|在哪儿?)$|(?<![酒网水书清氧茶])吧$|怎么|如何|什么|哪[里儿个些家]|能不能|可不可以|是不是|一下"
 )
 # how a place's name ends (a room, a building, a street, a venue)
 _PLACE_END = re.compile(
     r"(室|厅|楼|馆|中心|大厦|广场|酒店|宾馆|公园|路|街|道|巷|号|店|园|区|层|院|站|机场|场|城|村|镇|校|所|部|厂|寺|湖|山|桥)$"
 )
 _LOCATION_ARGS = re.compile(r"^(location|address|place|venue|near|origin|destination)$")
+# a person-name argument (姓名, 联系人姓名, 入住人姓名, 乘车人姓名 …) and what makes a span a name the request says
+_PERSON_ARG = re.compile(r"^([\u4e00-\u9fff]{1,3}人)?姓名")
+_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜"
+    "崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤欧司诸上"
+)
+_NAMING = re.compile(
+    r"(叫|名叫|名字是|姓名是?|联系人是?|入住人是?|乘车人是?|乘客是?|就诊人是?|接种人是?|预订人是?)[：:]?$"
+)
+_NAME_BEFORE = re.compile(r"(^|[\s，,。；;：:、和跟与及同给为替帮])$")
+_NAME_AFTER = re.compile(r"^($|[\s，,。；;！!？?、和跟与及同的各两一住订预坐看打先女名])")
+_NOT_NAME = re.compile(
+    r"朋友|同事|家人|孩子|客户|老板|自己|我们|大家|他们|她们|老人|父母|爸妈|领导|对象|生日"
+)
+_COUNT_ARG = re.compile(r"[张人份间]数")
 
 
 def is_city(value: Any) -> bool:
@@ -85,6 +100,36 @@ def names_content(arg: str, sch: dict[str, Any], value: str) -> bool:
     return True
 
 
+def person_arg(sch: dict[str, Any]) -> bool:
+    """An argument that takes a person's name (its description begins 姓名, 联系人姓名, 入住人姓名 …)."""
+    return bool(_PERSON_ARG.match(str(sch.get("description", ""))))
+
+
+def names_person(value: str, query: str, default: Any = None) -> bool:
+    """``value`` is the tool's default (本人) or a person's name the request says: 2–4 Han characters
+    the request uses as a name — after a naming word (叫, 联系人, 入住人是), or beginning with a surname
+    and standing alone (给王芳订, 张伟和李娜): never a fragment of the request (有就帮我订, 给朋友过生日)."""
+    if value == default:
+        return True
+    if (
+        not re.fullmatch(r"[\u4e00-\u9fff]{2,4}", value)
+        or _NOT_NAME.search(value)
+        or _NOT_CONTENT.search(value)
+    ):
+        return False
+    for m in re.finditer(re.escape(value), query):
+        before, after = query[: m.start()], query[m.end() :]
+        if _NAMING.search(before):
+            return True
+        if (
+            value[0] in _SURNAMES
+            and _NAME_BEFORE.search(before[-1:] if before else "")
+            and _NAME_AFTER.match(after)
+        ):
+            return True
+    return False
+
+
 def free_text(tool: Any, arg: str) -> bool:
     """A string argument with no vocabulary of its own: no enum, no format, no pattern, not a time."""
     sch = tool.properties.get(arg, {})
@@ -112,6 +157,8 @@ def value_reason(tool: Any, args: dict[str, Any], arg: str, value: Any, query: s
         return None
     if not said(value, query):
         return "not_in_request"  # a hospital every doctor found works at, never named
+    if person_arg(sch) and not names_person(value, query, sch.get("default")):
+        return "not_field_content"
     if not names_content(arg, sch, value):
         return "not_field_content"
     return None
@@ -148,7 +195,7 @@ def covered(calls: list[Any], tool_name: str, arg: str, said: set[Any]) -> set[A
 
 def drops_part(tools: Any, query: str, gold: list[Any], calls: list[Any]) -> bool:
     """``calls`` search fewer of the values the request names for an enum argument than the gold does
-    (国航和东航比一比: one call with ``airline: CA`` leaves 东航 out)."""
+    (国航和东航比一比: one call with ``airline: CA`` leaves 东航 out), or book less (``under_delivers``)."""
     for name in sorted({c.name for c in gold}):
         tool = tools(name)
         for arg in tool.properties:
@@ -157,7 +204,38 @@ def drops_part(tools: Any, query: str, gold: list[Any], calls: list[Any]) -> boo
                 continue
             if covered(gold, name, arg, want) - covered(calls, name, arg, want):
                 return True
+    return under_delivers(tools, query, gold, calls)
+
+
+def under_delivers(tools: Any, query: str, gold: list[Any], calls: list[Any]) -> bool:
+    """``calls`` book less than the gold does of what the request states: fewer rooms, seats or
+    places in all (订两间: two bookings of one room are no one booking of the default one), or leave out
+    a person the gold names as the request does (入住人张伟和李娜: a booking for 本人 names neither)."""
+    for name in sorted({c.name for c in gold}):
+        tool = tools(name)
+        for arg, sch in tool.properties.items():
+            mine, theirs = [c for c in gold if c.name == name], [c for c in calls if c.name == name]
+            if person_arg(sch):
+                want = {c.arguments[arg] for c in mine if isinstance(c.arguments.get(arg), str)}
+                want = {v for v in want if v != sch.get("default") and v in query}
+                if want - {c.arguments.get(arg) for c in theirs}:
+                    return True
+            elif (
+                tool.stateful
+                and sch.get("type") == "integer"
+                and _COUNT_ARG.search(str(sch.get("description", "")))
+            ) and _total(theirs, arg, sch) < _total(mine, arg, sch):
+                return True
     return False
+
+
+def _total(calls: list[Any], arg: str, sch: dict[str, Any]) -> int:
+    """How many of ``arg`` the calls book together (a call without it books the default, else one)."""
+    out = 0
+    for c in calls:
+        v = c.arguments.get(arg, sch.get("default", 1))
+        out += v if isinstance(v, int) and not isinstance(v, bool) else 1
+    return out
 
 
 def contrasts(sch: dict[str, Any], values: list[Any]) -> list[Any]:

@@ -19,7 +19,7 @@ from plugineval.baselines.textscan import find_places, find_times
 from plugineval.schema import Call
 
 from .answers import finds_nothing
-from .grounding import names_content
+from .grounding import names_content, names_person, person_arg
 
 if TYPE_CHECKING:
     from .alternatives import Found
@@ -79,7 +79,9 @@ async def own_words(
         if await answer_of(Call(name=call.name, arguments={**rest, arg: _PROBE}), ref) != answer:
             continue  # the argument looks something up or filters: its value matters
         for seg in segments(query, ref):
-            if not names_content(arg, sch, seg):
+            if not names_content(arg, sch, seg) or (
+                person_arg(sch) and not names_person(seg, query, sch.get("default"))
+            ):
                 found.reject("own_words", "not_field_content")
                 continue
             if (

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from plugineval.schema import Call
 
 from .answers import _carries_selected, _holds_items, _strip, finds_nothing, sub_answer
+from .grounding import under_delivers
 
 if TYPE_CHECKING:
     from .alternatives import AlternativeFinder, Found
@@ -34,8 +35,15 @@ def _one_difference(gold: list[Call], results: list[Any]) -> str | None:
     return differ[0] if len(differ) == 1 else None
 
 
-def _accept(finder: AlternativeFinder, found: Found, call: Call) -> None:
-    """``call`` alone as an accepted ``alternative_calls`` list."""
+def _accept(
+    finder: AlternativeFinder, found: Found, source: str, query: str, gold: list[Call], call: Call
+) -> None:
+    """``call`` alone as an accepted ``alternative_calls`` list, unless it drops part of what the
+    request states that the gold calls serve (two rooms for 张伟 and 李娜: one booking of the default
+    room for no one named is no alternative)."""
+    if under_delivers(finder.catalog.tool, query, gold, [call]):
+        found.reject(source, "drops_part_of_request")
+        return
     found.add_calls(finder.catalog, [call])
 
 
@@ -58,7 +66,7 @@ def _informative(
 
 
 async def merged(
-    finder: AlternativeFinder, found: Found, gold: list[Call], results: list[Any], ref: str
+    finder: AlternativeFinder, found: Found, gold: list[Call], results: list[Any], ref: str, query: str = ""
 ) -> None:
     """Gold calls of one tool that differ in one optional argument only (成人票和儿童票: ticket_type
     adult, child): the one call without it — or one of the gold calls itself — when its answer holds
@@ -81,20 +89,20 @@ async def merged(
     if answer is not None:
         whole = _strip(answer)
         if all(sub_answer(p, whole) for p in parts) or _carries_selected(parts, whole):
-            _accept(finder, found, one)
+            _accept(finder, found, "merged", query, gold, one)
         elif all(_holds_items(p, _unechoed(finder, one, answer)) for p in bare):
             # 上午和下午各是哪些医生: the schedule without ``period`` lists each period's doctors
-            _accept(finder, found, one)
+            _accept(finder, found, "merged", query, gold, one)
     for call, got in zip(gold, results, strict=True):
         whole = _strip(got)
         if _carries_selected(parts, whole):
-            _accept(finder, found, call)
+            _accept(finder, found, "merged", query, gold, call)
         elif all(sub_answer(p, whole) for p in parts):
             found.reject("merged", "drops_part_of_request")
 
 
 async def united(
-    finder: AlternativeFinder, found: Found, gold: list[Call], results: list[Any], ref: str
+    finder: AlternativeFinder, found: Found, gold: list[Call], results: list[Any], ref: str, query: str = ""
 ) -> None:
     """Gold calls of one tool that differ in one list-valued argument only (``drugs``
     [甲, 乙] and [甲, 丙]): the one call with the lists united in order ([甲, 乙, 丙]), when the
@@ -114,4 +122,4 @@ async def united(
     one = Call(name=gold[0].name, arguments={**gold[0].arguments, arg: items})
     answer = await finder._run(one, ref)
     if answer is not None and all(_holds_items(_strip(r), _strip(answer)) for r in results):
-        _accept(finder, found, one)
+        _accept(finder, found, "united", query, gold, one)

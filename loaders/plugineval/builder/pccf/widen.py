@@ -5,7 +5,9 @@
   tool's longest span where the user gave none (11月30号以后) — each when the wider answer holds the
   gold's whole;
 - ``narrowed``: ``days: 1`` for a forecast of the one day asked, when the answer is the gold's cut to
-  that day;
+  that day; a window's end (``date_to``) on the one day the request names where the gold leaves the
+  tool's default window after it (西甲奥萨苏纳昨天赢了吗: ``date_to`` yesterday) — grounded by the request
+  alone, though the answer narrows;
 - ``keyword``: the user's own word in place of the category the gold chose (奶茶 for ``cuisine:
   dessert``), when every item it finds names the word and is among the gold's.
 
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 
 from plugineval.baselines.textscan import find_times
@@ -135,6 +137,46 @@ async def widened_end(
             # one and lies within the widest (a user who gave no end asked for all of them)
             for k in range(1, (top - default).days + 1):
                 found.add(i, "extra", end, (default + timedelta(days=k)).isoformat())
+
+
+def one_day(query: str, ref: str) -> date | None:
+    """The one day the request's time expressions name (昨天, 下星期二, 下周六下午), or None where it names
+    none, several (周六和周日), a range (这周末, 下周) or an open start (3月20号以后)."""
+    times = find_times(query, ref)
+    if len(times) != 1 or _OPEN.match(query[times[0].end :]):
+        return None
+    v = times[0].value
+    start, end = v.start, v.end
+    if isinstance(start, datetime) and isinstance(end, datetime):
+        if end > start and end.time() == time(0):
+            end -= timedelta(microseconds=1)  # 3月21日晚上 runs to midnight
+        start, end = start.date(), end.date()
+    if v.kind not in ("date", "datetime", "datetime_range") or start != end or not isinstance(start, date):
+        return None
+    return start
+
+
+async def one_day_end(finder: AlternativeFinder, found: Found, i: int, c: Call, query: str, ref: str) -> None:
+    """A window's end (``date_to``) on the one day the request names, where the gold gives that day
+    as the start and leaves the end to the tool's default window (a week of matches, a month of shows):
+    a single day said is a single day searched, so ``date_to`` = ``date_from`` is an ``extra`` — grounded
+    by the request, not by execution (the answer narrows to that day). Never where the request names a
+    range or several days (这周末, 下周, 周六和周日): there the end is the user's or the default's."""
+    tool = finder.catalog.tool(c.name)
+    for end, ann in tool.annotations.items():
+        dd = ann.derived_default
+        if end in c.arguments or end in tool.required or dd is None or dd.of != "date" or dd.days <= 0:
+            continue
+        if dd.from_argument not in c.arguments:
+            continue
+        day = one_day(query, ref)
+        found.tried["narrowed"] += 1
+        if day is None or str(c.arguments.get(dd.from_argument, ""))[:10] != day.isoformat():
+            found.reject("narrowed", "not_in_request")
+            continue
+        if await finder._run(Call(name=c.name, arguments={**c.arguments, end: day.isoformat()}), ref) is None:
+            continue  # the tool refuses it
+        found.add(i, "extra", end, day.isoformat())
 
 
 async def narrowed(finder: AlternativeFinder, found: Found, i: int, c: Call, ref: str, result: Any) -> None:
