@@ -112,22 +112,35 @@ def names_person(value: str, query: str, default: Any = None) -> bool:
     if value == default:
         return True
     if (
-        not re.fullmatch(r"[\u4e00-\u9fff]{2,4}", value)
+        not value
+        or value[0] in "叫是给为替帮和跟与及同"
+        or not re.fullmatch(r"[\u4e00-\u9fff]{2,4}", value)
         or _NOT_NAME.search(value)
         or _NOT_CONTENT.search(value)
     ):
         return False
     for m in re.finditer(re.escape(value), query):
         before, after = query[: m.start()], query[m.end() :]
+        if not _NAME_AFTER.match(after):
+            continue
         if _NAMING.search(before):
             return True
-        if (
-            value[0] in _SURNAMES
-            and _NAME_BEFORE.search(before[-1:] if before else "")
-            and _NAME_AFTER.match(after)
-        ):
+        if value[0] in _SURNAMES and _NAME_BEFORE.search(before[-1:] if before else ""):
             return True
     return False
+
+
+def said_names(query: str) -> list[str]:
+    """The persons' names the request says (``names_person``), the shortest at each position."""
+    out: list[str] = []
+    for i in range(len(query)):
+        for n in (2, 3, 4):
+            v = query[i : i + n]
+            if len(v) == n and names_person(v, query):
+                if v not in out:
+                    out.append(v)
+                break
+    return out
 
 
 def free_text(tool: Any, arg: str) -> bool:

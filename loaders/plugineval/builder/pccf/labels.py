@@ -19,7 +19,7 @@ from plugineval.baselines.textscan import find_places, find_times
 from plugineval.schema import Call
 
 from .answers import finds_nothing
-from .grounding import names_content, names_person, person_arg
+from .grounding import names_content, names_person, person_arg, said_names
 
 if TYPE_CHECKING:
     from .alternatives import Found
@@ -78,7 +78,8 @@ async def own_words(
             continue
         if await answer_of(Call(name=call.name, arguments={**rest, arg: _PROBE}), ref) != answer:
             continue  # the argument looks something up or filters: its value matters
-        for seg in segments(query, ref):
+        # a person's name is one the request says as a name (联系人王芳: 王芳), never a segment of it
+        for seg in said_names(query) if person_arg(sch) else segments(query, ref):
             if not names_content(arg, sch, seg) or (
                 person_arg(sch) and not names_person(seg, query, sch.get("default"))
             ):
