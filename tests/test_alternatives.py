@@ -408,5 +408,10 @@ def test_the_life_index_and_the_forecast_serve_each_others_umbrella_and_clothing
     assert _other_tool_readings("weather", "明天丽江天气如何", [fc], offered) == []
     # not offered: none
     assert _other_tool_readings("weather", "明天丽江出门伞要带吗", [fc], offered[:2]) == []
-    # the other way (the forecast for 能穿短袖吗 with the dressing index as gold) waits on free_values:
-    # an array argument's enum items (indices: [dressing]) count as values read from the query
+    # the other way: the forecast for 能穿短袖吗 with the dressing index as gold (an array of enum items
+    # is the tool's vocabulary, not a value the forecast must carry)
+    li = Call(
+        name="life_index_query", arguments={"city": "杭州", "date": "2026-03-19", "indices": ["dressing"]}
+    )
+    back = _other_tool_readings("weather", "明天杭州能穿短袖吗", [li], offered)
+    assert "weather_daily_forecast" in [c["name"] for alt in back for c in alt["calls"]]

@@ -573,8 +573,9 @@ def free_values(catalog: Catalog, calls: list[Call]) -> set[str]:
     for c in calls:
         props = catalog.tool(c.name).properties
         for k, v in c.arguments.items():
-            if "enum" in props.get(k, {}) or v == props.get(k, {}).get("default", _ABSENT):
-                continue
+            sch = props.get(k, {})
+            if "enum" in sch or "enum" in sch.get("items", {}) or v == sch.get("default", _ABSENT):
+                continue  # the tool's own vocabulary (an array of enum items too: indices [dressing])
             for x in v if isinstance(v, list) else [v]:
                 text = json.dumps(x, ensure_ascii=False, sort_keys=True).strip('"')
                 out.add(canonical_place(text) or text)
