@@ -422,3 +422,14 @@ def test_the_users_own_words_for_a_contact_are_a_name_never_a_fragment() -> None
     accepted = _find("明天晚上6点杭州湘里湘味坊订4个人的位子，联系人王芳", gold)
     assert accepted.alternatives[0].extra.get("contact_name") == ["王芳"]
     assert said_names("联系人叫小明的那个") == ["小明"]
+
+
+def test_a_variant_with_a_list_where_a_name_stands_is_judged_not_crashed() -> None:
+    """A variant may put any JSON in a person-name argument (a list of names): the check reads it as
+    naming no one instead of crashing the build (a full build died on an unhashable list)."""
+    from plugineval.builder.pccf.grounding import under_delivers
+
+    gold = [Call(name="hotel_book", arguments={"hotel_id": "H00863", "guest_name": "张伟"})]
+    odd = [Call(name="hotel_book", arguments={"hotel_id": "H00863", "guest_name": ["张伟"]})]
+    assert under_delivers(CAT.tool, "给张伟订一间", gold, odd)
+    assert not under_delivers(CAT.tool, "给张伟订一间", gold, gold)

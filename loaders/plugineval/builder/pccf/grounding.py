@@ -231,7 +231,8 @@ def under_delivers(tools: Any, query: str, gold: list[Any], calls: list[Any]) ->
             if person_arg(sch):
                 want = {c.arguments[arg] for c in mine if isinstance(c.arguments.get(arg), str)}
                 want = {v for v in want if v != sch.get("default") and v in query}
-                if want - {c.arguments.get(arg) for c in theirs}:
+                have = {v for c in theirs if isinstance(v := c.arguments.get(arg), str)}
+                if want - have:  # a variant's value may be any JSON (a list of names): only strings name one
                     return True
             elif (
                 tool.stateful
