@@ -205,7 +205,7 @@ SCHEMA_VERSION = 2
 """``PRAGMA user_version`` of a board file. 0: the unversioned layout before it (the first table, and
 the columns later added to it on open); 1: every column of ``Entry`` up to ``more_trials``; 2: rows
 keyed by submitter (``content_digest``, ``duplicate_of``) and their stored ``summary``. Opening an
-older file migrates it (``_migrate``); a newer one is refused."""
+older file migrates it (``migrate.migrate``); a newer one is refused."""
 
 COLUMNS: dict[str, str] = {f.name: f.metadata["sql"] for f in fields(Entry) if "sql" in f.metadata}
 """Column name → declaration, in ``Entry``'s order."""
@@ -249,63 +249,6 @@ _TABLES = (
     "CREATE TABLE IF NOT EXISTS bundles (\n"
     "    digest TEXT PRIMARY KEY,\n    created TEXT NOT NULL,\n    model TEXT NOT NULL,\n    data BLOB NOT NULL\n)",
 )
-
-
-def _addable(decl: str) -> bool:
-    """Whether ``ALTER TABLE … ADD COLUMN`` can add the column to existing rows."""
-    d = decl.upper()
-    return "UNIQUE" not in d and ("NOT NULL" not in d or "DEFAULT" in d)
-
-
-def _migrate(con: sqlite3.Connection, path: Path) -> None:
-    """Bring the file to ``SCHEMA_VERSION`` in one transaction (other boards may open it at once).
-
-    Every version so far only adds columns: the tables are created where missing and each column of
-    ``Entry`` that the file lacks is added with its declaration (its default fills the old rows)."""
-    con.execute("BEGIN IMMEDIATE")
-    try:
-        version: int = con.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise RuntimeError(
-                f"{path}: leaderboard schema version {version} is newer than this code's {SCHEMA_VERSION}"
-            )
-        have = {row[1] for row in con.execute("PRAGMA table_info(entries)")}
-        if version < SCHEMA_VERSION or not have >= COLUMNS.keys():  # (a field added without a bump too)
-            for ddl in _TABLES:
-                con.execute(ddl)
-            have = have or {row[1] for row in con.execute("PRAGMA table_info(entries)")}
-            for col, decl in COLUMNS.items():
-                if col not in have:
-                    if not _addable(decl):
-                        raise RuntimeError(f"{path}: cannot add column {col} {decl} to existing rows")
-                    con.execute(f"ALTER TABLE entries ADD COLUMN {col} {decl}")
-            if version < 2:
-                _rekey(con)
-            con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
-
-
-def _rekey(con: sqlite3.Connection) -> None:
-    """Version 2: each row of an older file keyed by its submitter. Its old key was the content
-    digest; the maintainers' verified baselines move to the baseline key space (so a submission that
-    took a baseline's old key no longer stops seeding); rows of the same content by different
-    submitters get ``duplicate_of`` the first."""
-    rows = con.execute(
-        "SELECT id, content_hash, kind, status, organisation FROM entries WHERE content_digest = '' ORDER BY id"
-    ).fetchall()
-    first: dict[str, tuple[int, str]] = {}
-    for rid, digest, kind, status, org in rows:
-        baseline = kind == "baseline" and status == "verified"
-        key = row_key("baseline" if baseline else "submission", digest, org)
-        dup = first.get(digest)
-        con.execute(
-            "UPDATE entries SET content_digest = ?, content_hash = ?, duplicate_of = ? WHERE id = ?",
-            (digest, key, dup[0] if dup and dup[1] != _who(org) else None, rid),
-        )
-        first.setdefault(digest, (rid, _who(org)))
 
 
 LIGHT = [c for c in COLUMNS if c not in ("verdicts", "more_trials")]
@@ -370,7 +313,9 @@ class SqliteBoard(Board):
                     if "locked" not in str(err) or time.monotonic() > deadline:
                         raise
                     time.sleep(0.02)
-            _migrate(con, self.path)
+            from .migrate import migrate  # it reads this module's layout
+
+            migrate(con, self.path)
         finally:
             con.close()
 
