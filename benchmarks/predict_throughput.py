@@ -86,16 +86,9 @@ def main() -> int:
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         rel = Path(tmp) / "mini"
-        cmd = [
-            sys.executable,
-            "-m",
-            "plugineval.cli",
-            "build",
-            "--config",
-            str(ROOT / "tests/data/mini.toml"),
-        ]
-        cmd += ["--out", str(rel), "--plugins", "rail_tickets", "--quiet"]
-        subprocess.run(cmd, check=True, capture_output=True, cwd=ROOT)
+        from _mini import build_mini
+
+        build_mini(rel)
         base = [r for split in ("test", "validation", "train") for r in load_records(rel, split)]
         recs: list[Record] = [
             base[i % len(base)].model_copy(

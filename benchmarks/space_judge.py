@@ -59,9 +59,9 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="space-bench-"))
     release = Path(args.records) if args.records else tmp / "mini"
     if not args.records:
-        cmd = [sys.executable, "-m", "plugineval.cli", "build", "--config", str(ROOT / "tests/data/mini.toml"),
-               "--out", str(release), "--plugins", "rail_tickets", "--quiet"]  # fmt: skip
-        subprocess.run(cmd, check=True, capture_output=True)
+        from _mini import build_mini
+
+        build_mini(release)
     records, predictions = synthesize(release, args.n, tmp)
     size = predictions.stat().st_size
     print(f"records {args.n}, predictions file {size / 2**20:.2f} MiB")

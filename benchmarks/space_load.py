@@ -246,9 +246,9 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="space-load-"))
     release = Path(args.records) if args.records else tmp / "mini"
     if not args.records:
-        cmd = [sys.executable, "-m", "plugineval.cli", "build", "--config", str(ROOT / "tests/data/mini.toml"),
-               "--out", str(release), "--plugins", "rail_tickets", "--quiet"]  # fmt: skip
-        subprocess.run(cmd, check=True, capture_output=True, timeout=900)
+        from _mini import build_mini
+
+        build_mini(release)
     from plugineval.sources import load_records
 
     records = load_records(release, "test")
