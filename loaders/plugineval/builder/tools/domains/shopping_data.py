@@ -231,6 +231,20 @@ _NICK_B = ["的猫", "小王", "阿姨", "青年", "达人", "店主", "同学",
 _CREDIT = ["信用极好", "信用优秀", "信用良好"]
 
 
+def order_number(t: datetime, serial: int, taken: set[str]) -> str:
+    """A 16-digit order number that does not read as a date: a leading 3–9, seven digits derived from
+    the order's time and the eight random digits ``serial`` (the generator's draw, so the rows after
+    it are unchanged). ``taken`` keeps them unique."""
+    salt = 0
+    while True:
+        u = stable_unit("order-no", t.isoformat(), serial, salt)
+        oid = f"{3 + int(u * 7)}{int(u * 7 * 10**7) % 10**7:07d}{serial}"
+        if oid not in taken:
+            taken.add(oid)
+            return oid
+        salt += 1
+
+
 def populate_orders(conn: sqlite3.Connection, rng: random.Random, products: list[tuple[Any, ...]]) -> None:
     homes = ["杭州", "杭州", "杭州", "上海", "南京"]
     carriers = sorted(CARRIERS)
@@ -238,11 +252,12 @@ def populate_orders(conn: sqlite3.Connection, rng: random.Random, products: list
     parcels: list[tuple[Any, ...]] = []
     orders: list[tuple[Any, ...]] = []
     items: list[tuple[Any, ...]] = []
+    taken: set[str] = set()
     t = datetime(2020, 1, 1, 9, 0)
     while t < datetime(2031, 1, 1):
         t += timedelta(minutes=rng.randint(3 * 1440, 11 * 1440))
         t = t.replace(hour=rng.randint(7, 23), minute=rng.randint(0, 59), second=rng.randint(0, 59))
-        oid = f"{t:%Y%m%d}{rng.randint(10**7, 10**8 - 1)}"
+        oid = order_number(t, rng.randint(10**7, 10**8 - 1), taken)
         total = 0.0
         first = None
         for _ in range(rng.choice([1, 1, 1, 2, 3])):
