@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 from ..runtime import ToolCtx, handler, stable_unit
 from ._common import ACCOUNT_HOLDER, CITIES, FOREIGN_CITIES, canonical_city, distance_km
-from .navigation_data import NAME_CHARS, STREET_WORDS, offset
+from .navigation_data import STREET_WORDS, offset
 
 MORE_SCHEMA_SQL = """
 CREATE TABLE flights (
@@ -299,7 +299,10 @@ def flight_status(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- hotels -------------------------------------------------------------------------------------
-_BUDGET = ["如家", "汉庭", "7天", "锦江之星", "全季", "亚朵", "维也纳", "桔子", "城市便捷", "麗枫"]
+# Real chains: a budget or mid-range brand names a branch (全季酒店（杭州西湖店）), a luxury brand its
+# city and area (杭州滨江希尔顿酒店).
+_BUDGET = ["如家", "汉庭", "7天", "锦江之星", "格林豪泰", "城市便捷", "速8", "尚客优"]
+_MIDRANGE = ["全季", "亚朵", "桔子水晶", "维也纳国际", "麗枫", "智选假日", "美居", "和颐", "希岸", "秋果"]
 _LUXURY = ["希尔顿", "万豪", "洲际", "香格里拉", "皇冠假日", "喜来登", "凯悦", "威斯汀", "索菲特"]
 _AREAS = [
     "火车站",
@@ -334,11 +337,7 @@ def _populate_hotels(conn: sqlite3.Connection, rng: random.Random) -> None:
             if u < 0.45:
                 star, name = rng.choice([2, 3]), f"{rng.choice(_BUDGET)}酒店（{city}{area}店）"
             elif u < 0.8:
-                w = rng.choice(NAME_CHARS) + rng.choice(NAME_CHARS)
-                star, name = (
-                    rng.choice([3, 4]),
-                    f"{city}{w}{rng.choice(['大酒店', '宾馆', '国际酒店', '精品酒店'])}",
-                )
+                star, name = rng.choice([3, 4]), f"{rng.choice(_MIDRANGE)}酒店（{city}{area}店）"
             else:
                 star, name = rng.choice([4, 5]), f"{city}{area}{rng.choice(_LUXURY)}酒店"
             if name in names:
