@@ -69,6 +69,28 @@ def test_distinct_date_and_time_slots_differ() -> None:
         assert n2 is not None and n2.value != n1.value  # drawn again, not given up
 
 
+def test_a_near_day_is_said_by_its_day_word_not_its_date() -> None:
+    """明天, never 5月21号, for tomorrow: an ``md`` date draws a day further off where its range
+    holds one, and says a range of only near days by the day word (with the step that takes)."""
+    import random
+    from datetime import date, datetime
+
+    from plugineval.builder.synth.grammar import SlotSpec
+    from plugineval.builder.synth.slots import SlotContext
+
+    ref = datetime.fromisoformat("2026-03-18T09:30:00+08:00")
+    for i in range(60):
+        ctx = SlotContext(random.Random(i), ref, CAT, None)
+        wide = ctx.sample("d", SlotSpec(type="date", min_days=0, max_days=14), "md")
+        assert wide is not None and "月" in wide.surface
+        assert (date.fromisoformat(wide.value) - ref.date()).days >= 3, wide
+        tmr = ctx.sample("t", SlotSpec(type="date", min_days=1, max_days=1), "md")
+        assert tmr is not None and (tmr.value, tmr.surface) == ("2026-03-19", "明天")
+        assert "relative_time" in tmr.steps
+        when = ctx.sample("w", SlotSpec(type="datetime", min_days=1, max_days=1, hours=(15, 15)), None)
+        assert when is not None and when.surface.startswith("明天下午三点"), when
+
+
 def test_a_sql_slot_draws_after_the_slots_it_binds() -> None:
     """A place implied by the request (a sight, its city only in the call) draws its city first."""
     import random

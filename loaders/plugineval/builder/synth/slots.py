@@ -122,6 +122,19 @@ def said_relative(cands: list[str]) -> list[str]:
     return short or cands
 
 
+NEAR_WORDS = {-2: "前天", -1: "昨天", 0: "今天", 1: "明天", 2: "后天"}
+
+
+def near_day(d: date, today: date) -> bool:
+    """A day people name by a day word (今天, 明天, 后天, 昨天, 前天), never by its month and day:
+    blind reviewers read 5月21号 for tomorrow as generated."""
+    return (d - today).days in NEAR_WORDS
+
+
+def _all_near(spec: SlotSpec) -> bool:
+    return all(o in NEAR_WORDS for o in range(spec.min_days, spec.max_days + 1))
+
+
 YEAR_WORDS = {-2: "前年", -1: "去年", 0: "今年", 1: "明年"}
 MIN_PAST_CAL_DAYS = 20  # a lunar name of a day this recent is no way anyone says it ("今年农历十月廿二")
 SPECIAL_SHARE = 0.4
@@ -357,6 +370,11 @@ class SlotContext:
                     return SlotValue(iso, self.rng.choice(surf), ("date_arithmetic",))
                 continue
             if form == "md":
+                if near_day(d, today):
+                    if attempt < 8 and not _all_near(spec):
+                        continue  # a date named by its month and day is a day further off
+                    word = NEAR_WORDS[(d - today).days]  # 明天, never 5月21号, for tomorrow
+                    return SlotValue(iso, word, ("relative_time",))
                 return SlotValue(iso, f"{d.month}月{d.day}{self.rng.choice('日号')}", ("year_inference",))
             if form == "iso":
                 return SlotValue(iso, iso)
@@ -397,6 +415,12 @@ class SlotContext:
             here = datetime(d.year, d.month, d.day, h, mi, tzinfo=tz)
             value = here.isoformat()
             if form != "tz":
+                if near_day(d, today):  # 明天下午三点, not 5月21日下午三点
+                    return SlotValue(
+                        value,
+                        NEAR_WORDS[(d - today).days] + time_surface(h, mi),
+                        ("relative_time", "time_format"),
+                    )
                 return SlotValue(
                     value, f"{d.month}月{d.day}日{time_surface(h, mi)}", ("year_inference", "time_format")
                 )
