@@ -253,6 +253,59 @@ EBOOK_CLASSICS = [
         "骆驼祥子|老舍|fiction|1937 家|巴金|fiction|1933 围城|钱钟书|fiction|1947 史记|司马迁|history|-91"
     )
 ]
+# category: "title|author|year" — well-known books by well-known authors (titles and authors are facts)
+EBOOK_KNOWN: dict[str, list[str]] = {
+    "fiction": _w(
+        "活着|余华|1993 许三观卖血记|余华|1995 在细雨中呼喊|余华|1991 兄弟|余华|2005 文城|余华|2021 "
+        "平凡的世界|路遥|1986 人生|路遥|1982 白鹿原|陈忠实|1993 红高粱家族|莫言|1987 丰乳肥臀|莫言|1995 "
+        "生死疲劳|莫言|2006 蛙|莫言|2009 檀香刑|莫言|2001 长恨歌|王安忆|1995 繁花|金宇澄|2013 "
+        "一句顶一万句|刘震云|2009 我不是潘金莲|刘震云|2012 尘埃落定|阿来|1998 额尔古纳河右岸|迟子建|2005 "
+        "秦腔|贾平凹|2005 废都|贾平凹|1993 黄金时代|王小波|1991 倾城之恋|张爱玲|1943 半生缘|张爱玲|1948 "
+        "城南旧事|林海音|1960 四世同堂|老舍|1944 茶馆|老舍|1957 寒夜|巴金|1947 子夜|茅盾|1933 "
+        "我与地坛|史铁生|1991 人世间|梁晓声|2017 人生海海|麦家|2019 长安的荔枝|马伯庸|2022 "
+        "两京十五日|马伯庸|2020 撒哈拉的故事|三毛|1976 文化苦旅|余秋雨|1992"
+    ),
+    "scifi": _w(
+        "三体|刘慈欣|2008 三体Ⅱ：黑暗森林|刘慈欣|2008 三体Ⅲ：死神永生|刘慈欣|2010 球状闪电|刘慈欣|2004 "
+        "流浪地球|刘慈欣|2000 超新星纪元|刘慈欣|2003 北京折叠|郝景芳|2016 荒潮|陈楸帆|2013 地铁|韩松|2010 "
+        "银河帝国：基地|阿西莫夫|1951 沙丘|弗兰克·赫伯特|1965 海伯利安|丹·西蒙斯|1989"
+    ),
+    "mystery": _w(
+        "白夜行|东野圭吾|1999 嫌疑人X的献身|东野圭吾|2005 解忧杂货店|东野圭吾|2012 恶意|东野圭吾|1996 "
+        "无人生还|阿加莎·克里斯蒂|1939 东方快车谋杀案|阿加莎·克里斯蒂|1934 尼罗河上的惨案|阿加莎·克里斯蒂|1937 "
+        "长夜难明|紫金陈|2017 坏小孩|紫金陈|2014 无证之罪|紫金陈|2014 鬼吹灯|天下霸唱|2006 "
+        "盗墓笔记|南派三叔|2007 尸语者|法医秦明|2012"
+    ),
+    "history": _w(
+        "万历十五年|黄仁宇|1982 中国大历史|黄仁宇|1989 明朝那些事儿|当年明月|2006 国史大纲|钱穆|1940 "
+        "中国历代政治得失|钱穆|1952 乡土中国|费孝通|1948 人类简史|尤瓦尔·赫拉利|2014 "
+        "枪炮、病菌与钢铁|贾雷德·戴蒙德|1997 叫魂|孔飞力|1990 天朝的崩溃|茅海建|1995 "
+        "显微镜下的大明|马伯庸|2019 资治通鉴|司马光|1084"
+    ),
+    "business": _w(
+        "穷查理宝典|查理·芒格|2005 原则|瑞·达利欧|2017 从0到1|彼得·蒂尔|2014 影响力|罗伯特·西奥迪尼|1984 "
+        "金字塔原理|芭芭拉·明托|1978 浪潮之巅|吴军|2011 激荡三十年|吴晓波|2007 腾讯传|吴晓波|2016 "
+        "创新者的窘境|克莱顿·克里斯坦森|1997 富爸爸穷爸爸|罗伯特·清崎|1997 聪明的投资者|本杰明·格雷厄姆|1949 "
+        "精益创业|埃里克·莱斯|2011"
+    ),
+    "self_help": _w(
+        "被讨厌的勇气|岸见一郎|2013 刻意练习|安德斯·艾利克森|2016 自控力|凯利·麦格尼格尔|2012 "
+        "非暴力沟通|马歇尔·卢森堡|1999 原子习惯|詹姆斯·克利尔|2018 高效能人士的七个习惯|史蒂芬·柯维|1989 "
+        "少有人走的路|M·斯科特·派克|1978 心流|米哈里·契克森米哈赖|1990"
+    ),
+    "children": _w(
+        "小王子|圣埃克苏佩里|1943 草房子|曹文轩|1997 青铜葵花|曹文轩|2005 窗边的小豆豆|黑柳彻子|1981 "
+        "夏洛的网|E·B·怀特|1952 笑猫日记|杨红樱|2006 淘气包马小跳|杨红樱|2003 没头脑和不高兴|任溶溶|1956 "
+        "皮皮鲁传|郑渊洁|1985 舒克和贝塔|郑渊洁|1985 猜猜我有多爱你|山姆·麦克布雷尼|1994"
+    ),
+    "technology": _w(
+        "深入理解计算机系统|兰德尔·布莱恩特|2003 算法导论|托马斯·科尔曼|1990 代码大全|史蒂夫·麦康奈尔|1993 "
+        "人月神话|弗雷德里克·布鲁克斯|1975 流畅的Python|卢西亚诺·拉马略|2015 "
+        "Python编程：从入门到实践|埃里克·马瑟斯|2015 机器学习|周志华|2016 深度学习|伊恩·古德费洛|2016 "
+        "数学之美|吴军|2012 统计学习方法|李航|2012 重构|马丁·福勒|1999 黑客与画家|保罗·格雷厄姆|2004 "
+        "数据密集型应用系统设计|马丁·克莱普曼|2017"
+    ),
+}
 EBOOK_EN = {
     "technology": _w("Python Rust Kubernetes Databases Networking Compilers", None),
     "business": _w("Strategy Leadership Pricing Growth Negotiation Marketing", None),
@@ -470,10 +523,27 @@ def ebooks(rng: random.Random) -> Rows:
         price = 0.0 if int(year) < 1900 else 19.9
         rows.append((f"B{len(rows) + 1:05d}", title, author, cat, "zh", price, 1, 9.2, 300 + len(title) * 90))
         rows[-1] += ("finished", PUBLISHERS[0], int(year))
-    seen: set[str] = set()
+    for cat in sorted(EBOOK_KNOWN):
+        lo, hi = EBOOK_CATEGORIES[cat][1]
+        for known in EBOOK_KNOWN[cat]:
+            title, author, year = known.split("|")
+            price, free, rating = (
+                round(rng.uniform(lo, hi), 1),
+                int(rng.random() < 0.3),
+                rng.randint(90, 97) / 10,
+            )
+            words = rng.randint(80, 900)
+            rows.append(
+                (f"B{len(rows) + 1:05d}", title, author, cat, "zh", price, free, rating, words, "finished")
+            )
+            rows[-1] += (rng.choice(PUBLISHERS), int(year))
+    # Filler titles for keyword searches, by invented authors (each named once, so an author with
+    # two books is a real one); rated under 9.0, below every known book.
+    seen: set[str] = {r[1] for r in rows}
+    authors: set[str] = {r[2] for r in rows}
     for cat in sorted(EBOOK_CATEGORIES):
         patterns, (lo, hi) = EBOOK_CATEGORIES[cat]
-        for _ in range(180):
+        for _ in range(60):
             w = {k: rng.choice(v) for k, v in EBOOK_WORDS.items()}
             title = rng.choice(patterns).format(
                 n=rng.choice("三五七九"), g2=rng.choice(EBOOK_WORDS["g"]), **w
@@ -487,12 +557,14 @@ def ebooks(rng: random.Random) -> Rows:
             price, free, rating = (
                 round(rng.uniform(lo, hi), 1),
                 int(rng.random() < 0.4),
-                round(6 + rng.random() * 3.6, 1),
+                round(6 + rng.random() * 2.9, 1),
             )
             status = "serializing" if cat in ("fiction", "scifi") and rng.random() < 0.2 else "finished"
             bid = f"B{len(rows) + 1:05d}"
-            rows.append(
-                (bid, title, person(rng), cat, lang, price, free, rating, rng.randint(60, 900), status)
-            )
+            author = person(rng)
+            while author in authors:
+                author = person(rng)
+            authors.add(author)
+            rows.append((bid, title, author, cat, lang, price, free, rating, rng.randint(60, 900), status))
             rows[-1] += (rng.choice(PUBLISHERS), rng.randint(2008, 2026))
     return rows
