@@ -27,22 +27,19 @@ from .finance_data import (
     FUND_RISK,
     FUND_THEMES,
     FUND_TYPE_ZH,
-    HK_SUFFIXES,
     INCOME_SHARE,
-    INDUSTRIES,
     INDUSTRY_ZH,
     LAST_DAY,
     LOAN_RATES,
     MERCHANT_BRANDS,
     MERCHANT_KINDS,
-    NAME_FIRST,
-    NAME_SECOND,
     TAX_BRACKETS,
     bar,
     fx_rows,
     is_trading_day,
     last_trading_day,
     price_path,
+    stock_rows,
     trading_days,
     trading_index,
 )
@@ -81,28 +78,9 @@ _BOARDS = [  # market, code range, count, daily price limit
 
 def populate(conn: sqlite3.Connection, rng: random.Random) -> None:
     n_days = len(trading_days())
-    names: set[str] = set()
-    inds = sorted(INDUSTRIES)
-    for market, (lo, hi), count, limit in _BOARDS:
-        for code in sorted(rng.sample(range(lo, hi + 1), count)):
-            ind = rng.choice(inds)
-            sufs, typical, vol, pe = INDUSTRIES[ind]
-            while True:
-                stem = rng.choice(NAME_FIRST) + rng.choice(NAME_SECOND)
-                name = stem + rng.choice(HK_SUFFIXES if market == "hk" else sufs)
-                if name not in names:
-                    break
-            names.add(name)
-            price = typical * math.exp(rng.gauss(0, 0.55)) * (0.6 if market == "hk" else 1.0)
-            listed = 0 if rng.random() < 0.85 else rng.randrange(0, int(n_days * 0.6))
-            eps = price / (pe * rng.uniform(0.6, 1.6)) * (-0.3 if rng.random() < 0.08 else 1.0)
-            symbol = f"{code:05d}" if market == "hk" else f"{code:06d}"
-            conn.execute(
-                "INSERT INTO fin_stocks VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (symbol, market, name, ind, listed, round(price, 2), round(rng.gauss(0.04, 0.1), 4),
-                 round(vol * rng.uniform(0.8, 1.25), 4), limit, round(math.exp(rng.uniform(5.3, 9.9)), 1),
-                 round(eps, 3)),
-            )  # fmt: skip
+    conn.executemany(
+        "INSERT INTO fin_stocks VALUES (?,?,?,?,?,?,?,?,?,?,?)", stock_rows(rng, _BOARDS, n_days)
+    )
     fund_names: set[str] = set()
     for i, code in enumerate(sorted(rng.sample(range(1, 20000), 120))):
         ftype = sorted(FUND_THEMES)[i % 4]
