@@ -245,7 +245,7 @@ def test_an_optional_choice_that_changes_nothing_is_omittable() -> None:
 
 
 def test_stations_and_airports_the_query_names_are_wording_candidates() -> None:
-    from plugineval.builder.pccf.alternatives import _facility_mentions
+    from plugineval.builder.pccf.wording import facility_mentions as _facility_mentions
 
     assert "上海虹桥站" in _facility_mentions("明早从上海虹桥站出发")
     assert _facility_mentions("从人民广场到外滩") == []

@@ -7,7 +7,11 @@ Beside the gold, the variants a careful model would plausibly emit are executed 
 - ``entailed``: an optional argument the query entails — an enum value whose surface form the query
   says, or a value every item of the gold's answer shares (羽绒服 → ``category: clothing``; a place's
   city);
-- ``wording``: the query's own wording for an entity the tool resolves (机场 with ``city: 无锡``);
+- ``wording`` (``wording.py``): the query's own wording for an entity the tool resolves (机场 with
+  ``city: 无锡``), in an array of names too (``to_timezones: [慕尼黑]``), or a name it says that
+  differs from the gold's by the generic affixes (中心医院 for 洛阳市中心医院);
+- ``implied`` (``implied.py``): the order or category a terse request implies (哪本值得看 → ``sort:
+  rating`` where the sorted answer lists the gold's items; 公园 as ``category: park`` alone);
 - ``omitted``: an optional choice of the gold left out that changes nothing (the default song search
   finds the singer's songs as ``search_type: artist`` does; no ``date``: the latest published value);
 - ``keyword``: the user's own word in place of the category the gold chose (奶茶 for ``cuisine:
@@ -48,14 +52,14 @@ from .answers import (
     sub_answer,
 )
 from .grounding import contrasts, drops_part, is_city, said, said_values, value_reason
+from .implied import carried, implied
 from .labels import own_words
 from .merge import merged, united
 from .widen import keyword_for_category, narrowed, one_day_end, widened, widened_end
+from .wording import wording
 
 __all__ = ["AlternativeFinder", "Found", "answer_key", "free_values", "shared_values", "sub_answer"]
 
-# a place word a resolving tool reads with the call's city (the user's own wording)
-PLACE_WORDS = ("机场", "火车站", "高铁站", "汽车站", "客运站", "市中心", "地铁站")
 _COUNT = re.compile(r"[张人份间个件台本]数")
 _CATEGORY = re.compile(r"^(category|cuisine|genre)$")  # what kind of thing the request asks for
 _ABSENT = object()
@@ -107,14 +111,6 @@ class Found:
         if self.rejected:
             out["rejected"] = {s: dict(sorted(c.items())) for s, c in sorted(self.rejected.items())}
         return out
-
-
-def _facility_mentions(query: str) -> list[str]:
-    """Railway stations and airports the query names, as it names them (longest first)."""
-    from plugineval.normalize.places import all_facilities
-
-    names = {n for f in all_facilities() for n in (f.name, *f.aliases) if len(n) >= 3 and n in query}
-    return sorted(names, key=lambda n: (-len(n), n))
 
 
 def _other_days(value: Any, sch: dict[str, Any]) -> list[Any]:
@@ -256,7 +252,8 @@ class AlternativeFinder:
             if answer is None:
                 continue
             await self._entailed(found, i, c, query, ref, answer, results[i])
-            await self._wording(found, i, c, query, ref, answer, results[i])
+            await wording(self, found, i, c, query, ref, answer, results[i])
+            await implied(self, found, gold, i, query, ref, results[i])
             await narrowed(self, found, i, c, ref, results[i])
             await one_day_end(self, found, i, c, query, ref)
             await self._omitted(found, i, c, query, ref, answer, results[i])
@@ -372,45 +369,13 @@ class AlternativeFinder:
             rest = Call(name=c.name, arguments={k: x for k, x in c.arguments.items() if k != arg})
             if await self._answer(rest, ref) != answer:
                 continue
-            if v in said_values(tool, arg, query):
+            if v in said_values(tool, arg, query) and not carried(tool, c, arg, v, query):
                 found.reject("omitted", "drops_part_of_request")
                 continue
             if await self.grounded(found, "omitted", query, ref, c, rest, arg, answer, result):
                 found.alternatives[i].omittable.append(arg)
                 found.alternatives[i].omittable.sort()
                 found.accepted["omittable"] += 1
-
-    # --- the user's own wording for an entity the tool resolves --------------------------------
-    async def _wording(
-        self, found: Found, i: int, c: Call, query: str, ref: str, answer: str, result: Any
-    ) -> None:
-        tool = self.catalog.tool(c.name)
-        # a nickname (羊城, 山城) is an inference step the record's difficulty counts: its resolution
-        # is what the gold asks for, so the nickname itself is not accepted as the user's wording
-        surfaces = [m.text for m in find_places(query) if m.step is None]
-        surfaces += [w for w in PLACE_WORDS if w in query]
-        surfaces += _facility_mentions(query)  # 虹桥火车站: a station as the user names it
-        for arg, v in c.arguments.items():
-            sch = tool.properties.get(arg, {})
-            ann = tool.annotations.get(arg)
-            if (
-                not isinstance(v, str)
-                or sch.get("type") != "string"
-                or "enum" in sch
-                or "format" in sch
-                or (ann is not None and ann.time_valued)
-                or v in query
-            ):
-                continue
-            for s in dict.fromkeys(surfaces):
-                if s == v or (canonical_place(s) or s) == (canonical_place(v) or v):
-                    continue  # the place normalizer already equates them
-                found.tried["wording"] += 1
-                variant = Call(name=c.name, arguments={**c.arguments, arg: s})
-                if await self._answer(variant, ref) == answer and await self.grounded(
-                    found, "wording", query, ref, c, variant, arg, answer, result
-                ):
-                    found.add(i, "values", arg, s)
 
     # --- other generators' verified readings ---------------------------------------------------
     async def _proposals(

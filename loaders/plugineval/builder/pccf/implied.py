@@ -1,0 +1,171 @@
+"""Alternatives by execution that a terse request's words imply (``implied``):
+
+- an **ordering**: a sort argument set to the order the request asks for, by a surface the tool's
+  annotations list (评分最高 → ``rating``) or by what its words mean (刘溪哪本值得看, 最好吃的, 便宜点的 →
+  the rating or price ordering the enum names). Accepted where the gold leaves the order to the
+  default, the answer is non-empty, the ordered answer lists the same items as the gold's (in its
+  own order: the user asked which is best, not for other items), and the tool reads the argument
+  (another order answers otherwise);
+- a **category** the keyword names: the category alone for a keyword that is the category's own
+  surface (超市 → ``category: supermarket``), a whole ``alternative_calls`` list when its answer is
+  the gold's; and the keyword alone where the gold sets both (``carried``: 面馆 carries
+  ``restaurant`` — ``_omitted`` then leaves the category out).
+
+A word that implies nothing the tool orders by (哪有, 帮我找) sets nothing; a value the request neither
+says nor implies stays refused.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from plugineval.schema import Call
+
+from .answers import _strip, finds_nothing
+from .grounding import drops_part, said_values
+
+if TYPE_CHECKING:
+    from .alternatives import AlternativeFinder, Found
+
+_ORDERING = re.compile(r"^(sort|order)(_by)?$")
+_CATEGORY = re.compile(r"^(category|cuisine|genre)$")
+# what a request's words mean as an order (no alias needed) -> the enum values that order so
+IMPLIED_ORDERS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (  # the best one (有什么好吃的 names food, not an order: only 最好吃, 哪家好吃)
+        re.compile(
+            r"值得一?(看|读|买|去|听|玩|入手|吃|住)|最好(吃|看|玩|听|用|住|的)|哪(家|个)最?好吃|口碑"
+            r"|评价最?(好|高)|评分最?高|哪(家|本|个|部|首|款)最?(好|不错)"
+        ),
+        re.compile(r"^rating(_desc)?$"),
+    ),
+    (re.compile(r"便宜|实惠|省钱|价格最?低|低价"), re.compile(r"^price(_asc)?$")),
+    (re.compile(r"最近的一?(家|个|处)?|离(我|这儿?|这里)最?近|就近|近一点的"), re.compile(r"^distance$")),
+    (re.compile(r"最新|新出|刚出|新上架|新书|新发布|刚发布"), re.compile(r"^(newest|latest)$")),
+    (re.compile(r"卖得最?(好|火|多)|销量|热销|爆款|最火"), re.compile(r"^sales$")),
+)
+
+
+def implied_orders(tool: Any, arg: str, query: str) -> list[Any]:
+    """The orders of ``arg`` the request asks for: those whose surface it says (the annotations'
+    aliases), else those its words mean (``IMPLIED_ORDERS``)."""
+    sch = tool.properties.get(arg, {})
+    if not _ORDERING.match(arg) or "enum" not in sch:
+        return []
+    said = said_values(tool, arg, query)
+    if said:
+        return sorted(said, key=str)
+    out: list[Any] = []
+    for words, values in IMPLIED_ORDERS:
+        if words.search(query):
+            out += [v for v in sch["enum"] if isinstance(v, str) and values.match(v) and v not in out]
+    return out
+
+
+def carried(tool: Any, call: Call, arg: str, value: Any, query: str) -> bool:
+    """Another argument of the call holds the request's own surface of ``value`` (面馆 is both the
+    ``keyword`` and a surface of ``category: restaurant``): the call still says what the user said
+    with ``arg`` left out (the answer, checked by the caller, must stay the gold's)."""
+    ann = tool.annotations.get(arg)
+    surfaces = [s for s, x in (ann.aliases.items() if ann is not None else ()) if x == value and s in query]
+    if isinstance(value, str) and value in query:
+        surfaces.append(value)
+    held = [x for k, x in call.arguments.items() if k != arg and isinstance(x, str)]
+    return any(s in x for s in surfaces for x in held)
+
+
+def _unordered(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _unordered(v) for k, v in x.items()}
+    if isinstance(x, list):
+        items = [_unordered(v) for v in x]
+        return sorted(items, key=lambda v: json.dumps(v, ensure_ascii=False, sort_keys=True))
+    return x
+
+
+def same_items(finder: AlternativeFinder, a: Call, ra: Any, b: Call, rb: Any) -> bool:
+    """Two answers list the same items, each in its own order (the tools' echoes of their arguments,
+    ids and timestamps aside)."""
+    if not isinstance(ra, dict) or not isinstance(rb, dict):
+        return False
+    ea, eb = set(finder.catalog.tool(a.name).properties), set(finder.catalog.tool(b.name).properties)
+    return _unordered(_strip({k: v for k, v in ra.items() if k not in ea})) == _unordered(
+        _strip({k: v for k, v in rb.items() if k not in eb})
+    )
+
+
+async def implied(
+    finder: AlternativeFinder, found: Found, gold: list[Call], i: int, query: str, ref: str, result: Any
+) -> None:
+    c = gold[i]
+    tool = finder.catalog.tool(c.name)
+    for arg, sch in tool.properties.items():
+        if arg in tool.required:
+            continue
+        if _ORDERING.match(arg) and (arg not in c.arguments or c.arguments[arg] == sch.get("default")):
+            await _ordering(finder, found, i, c, arg, query, ref, result)
+        elif _CATEGORY.match(arg) and arg not in c.arguments and "enum" in sch:
+            await _category_only(finder, found, gold, i, arg, query, ref, result)
+
+
+async def _ordering(
+    finder: AlternativeFinder, found: Found, i: int, c: Call, arg: str, query: str, ref: str, result: Any
+) -> None:
+    tool = finder.catalog.tool(c.name)
+    default = tool.properties[arg].get("default")
+    for v in implied_orders(tool, arg, query):
+        if v == default or v == c.arguments.get(arg):
+            continue
+        found.tried["implied"] += 1
+        if finds_nothing(result, tool):
+            found.reject("implied", "empty_answer")
+            continue
+        variant = Call(name=c.name, arguments={**c.arguments, arg: v})
+        got = await finder._run(variant, ref)
+        if got is None or finds_nothing(got, tool) or not same_items(finder, variant, got, c, result):
+            continue  # other items: the order chose what is listed, no longer only how
+        if drops_part(finder.catalog.tool, query, [c], [variant]):
+            found.reject("implied", "drops_part_of_request")
+            continue
+        seen = [x for x in (v, c.arguments.get(arg)) if x is not None]
+        reason = await finder.evidence(variant, arg, seen, ref, finder._key(variant, got), result)
+        if reason is not None:
+            found.reject("implied", reason)  # one item, or a tool that orders by nothing
+            continue
+        found.add(i, "values" if arg in c.arguments else "extra", arg, v)
+
+
+async def _category_only(
+    finder: AlternativeFinder,
+    found: Found,
+    gold: list[Call],
+    i: int,
+    arg: str,
+    query: str,
+    ref: str,
+    result: Any,
+) -> None:
+    """The category in place of a keyword that is one of its surfaces (超市 → supermarket), when the
+    category alone gives the gold's answer: an ``alternative_calls`` list (two arguments change)."""
+    c = gold[i]
+    tool = finder.catalog.tool(c.name)
+    ann = tool.annotations.get(arg)
+    kw = c.arguments.get("keyword")
+    if ann is None or not isinstance(kw, str) or kw not in query or "keyword" in tool.required:
+        return
+    v = ann.aliases.get(kw)
+    if v is None or v not in tool.properties[arg]["enum"]:
+        return
+    found.tried["implied"] += 1
+    if finds_nothing(result, tool):
+        found.reject("implied", "empty_answer")
+        return
+    rest = {k: x for k, x in c.arguments.items() if k != "keyword"}
+    variant = Call(name=c.name, arguments={**rest, arg: v})
+    answer = finder._key(c, result)
+    if await finder._answer(variant, ref) != answer:
+        return
+    if not await finder.grounded(found, "implied", query, ref, c, variant, arg, answer, result):
+        return
+    found.add_calls(finder.catalog, [*gold[:i], variant, *gold[i + 1 :]])

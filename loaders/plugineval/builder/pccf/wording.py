@@ -1,0 +1,253 @@
+"""Alternatives by execution in the user's own wording (``wording``): the name the request says for an
+entity the tool resolves, in place of the gold's resolved value —
+
+- a place as the request names it (机场 with ``city: 无锡``, 虹桥火车站), in a string argument or in an
+  item of an array of names (``to_timezones: [慕尼黑]`` where the gold has ``Europe/Berlin``: the tool
+  takes city names too);
+- a name the request says that differs from the gold's only by the generic affixes: a place's name in
+  front, with or without 市/省/县/区 (洛阳中心医院 / 中心医院 where the gold has 洛阳市中心医院).
+
+Each is accepted only by execution equality: the answer is the gold's (the tool's echo of the name it
+was given aside: ``results[].query`` 慕尼黑 for Europe/Berlin), the answer is non-empty, the value is
+said by the request and names what the argument holds, and another value of that argument or item
+answers otherwise (the tool reads it). An array with several items replaced is accepted only as the
+combination executed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import TYPE_CHECKING, Any
+
+from plugineval.baselines.textscan import find_places
+from plugineval.normalize import canonical_place
+from plugineval.schema import Call
+
+from .answers import finds_nothing
+from .grounding import contrasts, drops_part, said, value_reason
+
+if TYPE_CHECKING:
+    from .alternatives import AlternativeFinder, Found
+
+# a place word a resolving tool reads with the call's city (the user's own wording)
+PLACE_WORDS = ("机场", "火车站", "高铁站", "汽车站", "客运站", "市中心", "地铁站")
+_ADMIN = "市省县区"
+_NOT_NAME = re.compile(r"[，。、；;,.!！?？\s：:（）()]|^(帮我|请|给我|我想|我要)|[吗呢吧啊]$")
+_MAX_COMBOS = 8  # arrays whose items are replaced together: at most this many combinations executed
+
+
+def facility_mentions(query: str) -> list[str]:
+    """Railway stations and airports the query names, as it names them (longest first)."""
+    from plugineval.normalize.places import all_facilities
+
+    names = {n for f in all_facilities() for n in (f.name, *f.aliases) if len(n) >= 3 and n in query}
+    return sorted(names, key=lambda n: (-len(n), n))
+
+
+def place_surfaces(query: str) -> list[str]:
+    """The places the request names, as it names them. A nickname (羊城, 山城) is an inference step
+    the record's difficulty counts: its resolution is what the gold asks for, so the nickname itself
+    is not the user's wording."""
+    out = [m.text for m in find_places(query) if m.step is None]
+    out += [w for w in PLACE_WORDS if w in query]
+    out += facility_mentions(query)  # 虹桥火车站: a station as the user names it
+    return list(dict.fromkeys(out))
+
+
+def _prefixes(query: str, call: Call) -> list[str]:
+    """Place names that may stand in front of a name: those the request says and the call's cities."""
+    names = {m.text for m in find_places(query)} | {m.name for m in find_places(query)}
+    names |= {
+        v for k, v in call.arguments.items() if isinstance(v, str) and (k == "city" or k.endswith("_city"))
+    }
+    names |= {canonical_place(n) or n for n in names}
+    return sorted((n for n in names if n), key=lambda n: (-len(n), n))
+
+
+def _core(value: str, prefixes: list[str]) -> str:
+    """``value`` without a place's name in front (and the 市/省/县/区 after it)."""
+    for p in prefixes:
+        if value.startswith(p):
+            rest = value[len(p) :]
+            rest = rest[1:] if rest[:1] and rest[0] in _ADMIN else rest
+            if len(rest) >= 2:
+                return rest
+    return value
+
+
+def affix_variants(value: str, query: str, call: Call) -> list[str]:
+    """The names the request says that differ from ``value`` only by the generic affixes: a place's
+    name in front, with or without 市/省/县/区 (洛阳市中心医院: 洛阳中心医院 and 中心医院 where the request
+    says 洛阳中心医院). Never ``value`` itself, never a bare place."""
+    prefixes = _prefixes(query, call)
+    core = _core(value, prefixes)
+    if len(core) < 2 or core in prefixes:
+        return []
+    out: list[str] = []
+    for m in re.finditer(re.escape(core), query):
+        out.append(core)
+        before = query[: m.start()]
+        for p in prefixes:
+            for pre in (p, *(p + a for a in _ADMIN)):
+                if before.endswith(pre):
+                    out.append(pre + core)
+    return [s for s in dict.fromkeys(out) if s != value and not _NOT_NAME.search(s)]
+
+
+def swapped(result: Any, names: dict[str, Any]) -> Any:
+    """``result`` with each string equal to a name given to the tool put back as the gold's value: the
+    tool's echo of what it was asked (``query: 慕尼黑``) is no part of the answer."""
+    if isinstance(result, dict):
+        return {k: swapped(v, names) for k, v in result.items()}
+    if isinstance(result, list):
+        return [swapped(v, names) for v in result]
+    return names.get(result, result) if isinstance(result, str) else result
+
+
+async def _same(
+    finder: AlternativeFinder, variant: Call, ref: str, answer: str, names: dict[str, Any]
+) -> bool:
+    result = await finder._run(variant, ref)
+    return result is not None and finder._key(variant, swapped(result, names)) == answer
+
+
+async def _reads(
+    finder: AlternativeFinder, gold: Call, put: Any, gold_value: str, said_value: str, ref: str, answer: str
+) -> bool:
+    """Another value in the slot (``put(value)`` is the call with it) answers otherwise, its echo
+    aside: the tool reads the slot, so an equal answer says the two values mean the same."""
+    for other in contrasts({"type": "string"}, [said_value, gold_value]):
+        if not await _same(finder, put(other), ref, answer, {other: gold_value}):
+            return True
+    return False
+
+
+async def wording(
+    finder: AlternativeFinder, found: Found, i: int, c: Call, query: str, ref: str, answer: str, result: Any
+) -> None:
+    """The user's own wording for each string argument and each item of a string array the gold
+    resolved (``values`` entries)."""
+    tool = finder.catalog.tool(c.name)
+    places = place_surfaces(query)
+    for arg, v in c.arguments.items():
+        sch = tool.properties.get(arg, {})
+        ann = tool.annotations.get(arg)
+        if any(k in sch for k in ("enum", "format")) or (ann is not None and ann.time_valued):
+            continue
+        if sch.get("type") == "string" and isinstance(v, str):
+            await _string(finder, found, i, c, arg, v, query, ref, answer, result, places)
+        elif sch.get("type") == "array" and isinstance(v, list) and _free_items(sch):
+            await _items(finder, found, i, c, arg, v, query, ref, answer, result, places)
+
+
+def _free_items(sch: dict[str, Any]) -> bool:
+    items = sch.get("items")
+    return (
+        isinstance(items, dict)
+        and items.get("type") == "string"
+        and not any(k in items for k in ("enum", "format", "pattern"))
+    )
+
+
+def _candidates(v: str, c: Call, query: str, places: list[str]) -> list[str]:
+    """The request's names for ``v``: the places it names (where the gold's value is not said as it
+    is), and the names around it (``affix_variants``). A value another argument of the call holds
+    (``city: 洛阳``) names nothing new."""
+    out = [] if v in query else [s for s in places if (canonical_place(s) or s) != (canonical_place(v) or v)]
+    out += affix_variants(v, query, c)
+    held = {x for k, x in c.arguments.items() if isinstance(x, str)}
+    held |= {canonical_place(x) or x for x in held}
+    return [
+        s for s in dict.fromkeys(out) if s != v and s not in held and (canonical_place(s) or s) not in held
+    ]
+
+
+async def _string(
+    finder: AlternativeFinder,
+    found: Found,
+    i: int,
+    c: Call,
+    arg: str,
+    v: str,
+    query: str,
+    ref: str,
+    answer: str,
+    result: Any,
+    places: list[str],
+) -> None:
+    tool = finder.catalog.tool(c.name)
+    for s in _candidates(v, c, query, places):
+        found.tried["wording"] += 1
+        variant = Call(name=c.name, arguments={**c.arguments, arg: s})
+        if not await _same(finder, variant, ref, answer, {s: v}):
+            continue
+        reason = value_reason(tool, variant.arguments, arg, s, query)
+        if reason is None and finds_nothing(result, tool):
+            reason = "empty_answer"
+        if reason is None and drops_part(finder.catalog.tool, query, [c], [variant]):
+            reason = "drops_part_of_request"
+        if reason is None and not await _reads(
+            finder, c, lambda x: Call(name=c.name, arguments={**c.arguments, arg: x}), v, s, ref, answer
+        ):
+            reason = "tool_ignores_argument"
+        if reason is not None:
+            found.reject("wording", reason)
+            continue
+        found.add(i, "values", arg, s)
+
+
+async def _items(
+    finder: AlternativeFinder,
+    found: Found,
+    i: int,
+    c: Call,
+    arg: str,
+    v: list[Any],
+    query: str,
+    ref: str,
+    answer: str,
+    result: Any,
+    places: list[str],
+) -> None:
+    """Each item of the gold's array in the request's wording, checked alone; then every combination
+    of the accepted items executed as a whole (慕尼黑、温哥华 for Europe/Berlin, America/Vancouver)."""
+    tool = finder.catalog.tool(c.name)
+
+    def put(j: int, x: str) -> Call:
+        return Call(name=c.name, arguments={**c.arguments, arg: [*v[:j], x, *v[j + 1 :]]})
+
+    ok: list[list[str]] = []
+    for j, item in enumerate(v):
+        ok.append([])
+        if not isinstance(item, str):
+            continue
+        for s in _candidates(item, c, query, places):
+            if s in v:
+                continue
+            found.tried["wording"] += 1
+            if not await _same(finder, put(j, s), ref, answer, {s: item}):
+                continue
+            reason = None
+            if not said(s, query):
+                reason = "not_in_request"
+            elif _NOT_NAME.search(s):
+                reason = "not_field_content"
+            elif finds_nothing(result, tool):
+                reason = "empty_answer"
+            elif not await _reads(finder, c, lambda x, j=j: put(j, x), item, s, ref, answer):
+                reason = "tool_ignores_argument"
+            if reason is not None:
+                found.reject("wording", reason)
+                continue
+            ok[-1].append(s)
+    choices = [[item, *alts] for item, alts in zip(v, ok, strict=True)]
+    combos = [list(x) for x in itertools.product(*choices) if list(x) != v][:_MAX_COMBOS]
+    for combo in combos:
+        names = {s: g for s, g in zip(combo, v, strict=True) if s != g}
+        variant = Call(name=c.name, arguments={**c.arguments, arg: combo})
+        if len(names) > 1:  # one item replaced was executed above; several are executed together
+            found.tried["wording"] += 1
+            if not await _same(finder, variant, ref, answer, names):
+                continue
+        found.add(i, "values", arg, combo)

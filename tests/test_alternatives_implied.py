@@ -1,0 +1,100 @@
+"""Orders and categories a terse request implies (``implied.py``): 余华哪本值得看 is served as well by
+the books sorted by rating, 面馆 carries ``category: restaurant`` — each accepted only where the
+ordered or narrowed answer is the gold's, non-empty and read by the tool; a request that implies no
+order gets none."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+
+from plugineval.builder.pccf.alternatives import AlternativeFinder
+from plugineval.builder.pccf.config import Stage1
+from plugineval.builder.pccf.implied import carried, implied_orders
+from plugineval.builder.pccf.records import alternatives_for
+from plugineval.builder.pccf.stage1 import StageOne
+from plugineval.builder.tools.server import ToolExecutor
+from plugineval.catalog import load_catalog
+from plugineval.schema import Call
+
+CAT = load_catalog()
+REF = "2026-03-18T09:30:00+08:00"
+
+
+def _find(query: str, gold: list[Call]) -> Any:
+    async def go() -> Any:
+        async with ToolExecutor(CAT) as ex:
+            finder = AlternativeFinder(CAT, StageOne(Stage1(), CAT, ex, []))
+            return await finder.find(query, REF, gold, alternatives_for(CAT, gold), [])
+
+    return anyio.run(go)
+
+
+def test_the_words_of_a_request_imply_an_order_by_meaning_or_alias() -> None:
+    books = CAT.tool("ebook_search")
+    assert implied_orders(books, "sort", "余华哪本值得看") == ["rating"]
+    assert implied_orders(books, "sort", "有没有便宜点的东野圭吾") == ["price_asc"]
+    assert implied_orders(books, "sort", "评分最高的科幻小说") == ["rating"]  # the alias
+    assert implied_orders(books, "sort", "余华的书有哪些") == []
+    poi = CAT.tool("poi_search_nearby")
+    assert implied_orders(poi, "sort_by", "拉萨最好吃的面馆是哪家") == ["rating"]
+    assert implied_orders(poi, "sort_by", "附近有什么好吃的") == []  # food, not the best of it
+    assert implied_orders(books, "keyword", "余华哪本值得看") == []  # no ordering argument
+
+
+def test_an_implied_order_is_accepted_where_it_lists_the_golds_items() -> None:
+    gold = [Call(name="ebook_search", arguments={"keyword": "余华"})]
+    found = _find("余华哪本值得看", gold)
+    assert found.alternatives[0].extra.get("sort") == ["rating"]
+    assert found.tried["implied"] == 1
+    # the same books asked for without an order: none is implied
+    assert "sort" not in _find("余华的书有哪些", gold).alternatives[0].extra
+
+
+def test_an_implied_order_that_orders_nothing_proves_nothing() -> None:
+    gold = [Call(name="ebook_search", arguments={"keyword": "活着"})]  # one book: every order lists it
+    found = _find("活着这本值得看吗", gold)
+    assert "sort" not in found.alternatives[0].extra
+    assert found.rejected["implied"] == {"tool_ignores_argument": 1}
+
+
+def test_an_implied_order_on_an_empty_answer_is_refused() -> None:
+    gold = [Call(name="ebook_search", arguments={"keyword": "甲乙丙丁"})]
+    found = _find("甲乙丙丁哪本值得看", gold)
+    assert found.alternatives[0].extra == {}
+    assert found.rejected["implied"] == {"empty_answer": 1}
+
+
+def test_a_keyword_that_carries_the_category_may_stand_alone() -> None:
+    poi = CAT.tool("poi_search_nearby")
+    both = Call(
+        name="poi_search_nearby", arguments={"city": "北京", "keyword": "面馆", "category": "restaurant"}
+    )
+    assert carried(poi, both, "category", "restaurant", "北京最好吃的面馆是哪家")
+    found = _find("北京最好吃的面馆是哪家", [both])
+    assert "category" in found.alternatives[0].omittable
+    # the category said in a word the keyword does not hold (餐厅) is the user's: not left out
+    other = Call(
+        name="poi_search_nearby", arguments={"city": "北京", "keyword": "面", "category": "restaurant"}
+    )
+    assert not carried(poi, other, "category", "restaurant", "北京的餐厅，想吃面")
+    assert "category" not in _find("北京的餐厅，想吃面", [other]).alternatives[0].omittable
+
+
+def test_the_category_a_keyword_names_is_an_entailed_extra_beside_it() -> None:
+    gold = [
+        Call(name="poi_search_nearby", arguments={"city": "北京", "keyword": "面馆", "sort_by": "rating"})
+    ]
+    found = _find("北京最好吃的面馆是哪家", gold)
+    assert found.alternatives[0].extra.get("category") == ["restaurant"]
+    assert not found.alternative_calls  # the category alone finds every restaurant: another answer
+    assert found.tried["implied"] == 1
+
+
+def test_the_category_alone_for_a_keyword_that_is_its_surface() -> None:
+    gold = [Call(name="poi_search_nearby", arguments={"city": "上海", "keyword": "公园"})]
+    found = _find("上海附近的公园", gold)
+    assert [a["calls"] for a in found.alternative_calls] == [
+        [{"name": "poi_search_nearby", "arguments": {"city": "上海", "category": "park"}}]
+    ]

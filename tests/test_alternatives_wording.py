@@ -1,0 +1,105 @@
+"""The user's own wording (``wording.py``): a name the request says inside an array of names the
+tool resolves (``to_timezones: [慕尼黑]`` for ``Europe/Berlin``) and a name that differs from the
+gold's by the generic affixes (中心医院 for 洛阳市中心医院) — accepted only when the tool gives the
+gold's answer for it (its echo of the name aside) and reads the argument; a name the tool does not
+resolve (洛阳中心医院) or a place that another argument already holds stays out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+
+from plugineval.builder.pccf.alternatives import AlternativeFinder
+from plugineval.builder.pccf.config import Stage1
+from plugineval.builder.pccf.records import alternatives_for
+from plugineval.builder.pccf.stage1 import StageOne
+from plugineval.builder.pccf.wording import affix_variants, swapped
+from plugineval.builder.tools.server import ToolExecutor
+from plugineval.catalog import load_catalog
+from plugineval.schema import Call
+
+CAT = load_catalog()
+
+
+def _find(query: str, ref: str, gold: list[Call]) -> Any:
+    async def go() -> Any:
+        async with ToolExecutor(CAT) as ex:
+            finder = AlternativeFinder(CAT, StageOne(Stage1(), CAT, ex, []))
+            return await finder.find(query, ref, gold, alternatives_for(CAT, gold), [])
+
+    return anyio.run(go)
+
+
+def test_names_around_a_gold_value_differ_by_the_generic_affixes_only() -> None:
+    call = Call(name="doctor_schedule", arguments={"city": "洛阳", "hospital": "洛阳市中心医院"})
+    q = "洛阳中心医院眼科下星期三有住院医师出诊"
+    assert affix_variants("洛阳市中心医院", q, call) == ["中心医院", "洛阳中心医院"]
+    assert affix_variants("中心医院", q, call) == ["洛阳中心医院"]
+    assert affix_variants("洛阳市第一人民医院", q, call) == []  # the request names another hospital
+    assert swapped({"results": [{"query": "慕尼黑", "n": 1}]}, {"慕尼黑": "Europe/Berlin"}) == {
+        "results": [{"query": "Europe/Berlin", "n": 1}]
+    }
+
+
+def test_a_said_name_around_the_gold_value_is_accepted_where_the_tool_resolves_it() -> None:
+    gold = [
+        Call(
+            name="doctor_schedule",
+            arguments={"city": "洛阳", "date": "2025-05-21", "department": "ophthalmology",
+                       "hospital": "洛阳市中心医院", "title": "resident_physician"},
+        )
+    ]  # fmt: skip
+    found = _find("洛阳中心医院眼科下星期三有住院医师出诊", "2025-05-17T10:55:00+08:00", gold)
+    # 中心医院 finds the gold's hospital; 洛阳中心医院 is no hospital the tool knows (another answer);
+    # 洛阳 is the call's city, never a hospital's name
+    assert found.alternatives[0].values == {"hospital": ["中心医院"]}
+    assert found.tried["wording"] == 2
+
+
+def test_the_requests_names_inside_an_array_are_accepted_as_executed() -> None:
+    gold = [
+        Call(
+            name="timezone_convert",
+            arguments={
+                "date": "2025-04-08",
+                "time": "16:00",
+                "to_timezones": ["Europe/Berlin", "America/Vancouver"],
+            },
+        )
+    ]
+    found = _find(
+        "4月8日16:00北京时间开全球会，慕尼黑、温哥华两地同事分别是几点", "2025-04-04T17:58:00+08:00", gold
+    )
+    listed = found.alternatives[0].values["to_timezones"]
+    assert ["慕尼黑", "温哥华"] in listed and ["慕尼黑", "America/Vancouver"] in listed
+    # 北京 (of 北京时间) is said too, but converts to another zone: never an item
+    assert not any("北京" in x for x in listed)
+    # a name the request never says is no wording of it, whatever the tool makes of it
+    one = [
+        Call(
+            name="timezone_convert",
+            arguments={"date": "2025-10-07", "time": "10:00", "to_timezones": ["Europe/Berlin"]},
+        )
+    ]
+    found = _find("下星期二10点开会，慕尼黑几点", "2025-10-05T18:25:00+08:00", one)
+    assert found.alternatives[0].values == {"to_timezones": [["慕尼黑"]]}
+    assert "柏林" not in str(found.alternatives[0].values)
+
+
+def test_a_said_name_on_an_empty_answer_proves_nothing() -> None:
+    gold = [
+        Call(
+            name="doctor_schedule",
+            arguments={
+                "city": "洛阳",
+                "date": "2025-05-22",
+                "department": "ophthalmology",
+                "hospital": "洛阳市中心医院",
+                "title": "chief_physician",
+            },
+        )
+    ]  # fmt: skip  (no chief physician of the eye clinic works that day)
+    found = _find("洛阳中心医院眼科有主任医师出诊吗", "2025-05-17T10:55:00+08:00", gold)
+    assert found.alternatives[0].values == {}
+    assert found.rejected["wording"] == {"empty_answer": 1}
