@@ -292,12 +292,12 @@ def test_the_users_word_for_a_category_the_tool_does_not_search_by_is_no_keyword
 
 def test_one_of_two_gold_calls_alone_drops_the_other_part_however_equal_its_answer() -> None:
     # the same delivery days to 南宁 and to 贵阳: the call for 南宁 still never asked about 贵阳
-    b = {"brand": "玉兰氏", "keyword": "防晒霜"}
+    b = {"brand": "珀莱雅", "keyword": "防晒霜"}
     gold = [
         Call(name="product_search", arguments={**b, "ship_to": "南宁"}),
         Call(name="product_search", arguments={**b, "ship_to": "贵阳"}),
     ]
-    found = _find("看看玉兰氏的防晒霜，我在南宁，我爸妈在贵阳，两边分别几天能到", gold)
+    found = _find("看看珀莱雅的防晒霜，我在南宁，我爸妈在贵阳，两边分别几天能到", gold)
     assert found.alternative_calls == [] and found.rejected["merged"] == {"drops_part_of_request": 2}
 
 

@@ -27,6 +27,7 @@ from .shopping_data import (
     populate_listings,
     populate_orders,
     price_on,
+    product_name,
     quote_zone,
 )
 
@@ -72,7 +73,7 @@ def populate(conn: sqlite3.Connection, rng: random.Random) -> None:
             for brand in brands:
                 for series in rng.sample(SERIES, 3):
                     model = f"{rng.choice('ACKMSVXZ')}{rng.randint(1, 9)}" if rng.random() < 0.6 else ""
-                    name = f"{brand}{series}{model} {noun}"
+                    name = product_name(cat, brand, series, model, noun)
                     base = round(rng.uniform(lo, hi), -1 if hi > 300 else 0) - 1
                     shop = f"{brand}{'官方旗舰店' if rng.random() < 0.7 else '京选专卖店'}"
                     text = f"{name} {brand} {zh} {noun}".lower()

@@ -14,32 +14,33 @@ from typing import Any
 from ..runtime import stable_unit
 from ._common import CITIES, distance_km
 
-# category id -> (Chinese name, [(product noun, price low, price high)], brands)
+# category id -> (Chinese name, [(product noun, price low, price high)], brands: real brands of the
+# category, as many as before so the generator draws the same; the models are invented)
 CATEGORIES: dict[str, tuple[str, list[tuple[str, int, int]], list[str]]] = {
     "phones": (
         "手机",
         [("5G手机", 1299, 6999), ("拍照手机", 1999, 5999), ("游戏手机", 2299, 4999)],
-        ["华曜", "星米", "欧朗", "维沃思", "荣拓"],
+        ["华为", "小米", "OPPO", "vivo", "荣耀"],
     ),
     "laptops": (
         "笔记本电脑",
         [("轻薄笔记本", 3999, 9999), ("游戏本", 5999, 12999), ("商务笔记本", 4599, 10999)],
-        ["联拓", "华曜", "雷霆", "神航"],
+        ["联想", "华为", "机械革命", "神舟"],
     ),
     "tablets": (
         "平板电脑",
         [("平板电脑", 1299, 6999), ("学习平板", 999, 3999)],
-        ["华曜", "星米", "优学派思"],
+        ["华为", "小米", "优学派"],
     ),
     "headphones": (
         "耳机",
         [("蓝牙耳机", 99, 899), ("降噪耳机", 399, 2499), ("运动耳机", 129, 599), ("头戴式耳机", 299, 2999)],
-        ["声悦", "韵动", "音浪", "倍思音"],
+        ["索尼", "漫步者", "JBL", "倍思"],
     ),
     "smart_watches": (
         "智能穿戴",
         [("智能手表", 599, 3999), ("运动手环", 149, 499)],
-        ["华曜", "星米", "跃动"],
+        ["华为", "小米", "佳明"],
     ),
     "home_appliances": (
         "家用电器",
@@ -51,7 +52,7 @@ CATEGORIES: dict[str, tuple[str, list[tuple[str, int, int]], list[str]]] = {
             ("空气净化器", 699, 3499),
             ("电视", 1799, 9999),
         ],
-        ["美禾", "格澜", "海岚", "九晟"],
+        ["美的", "格力", "海尔", "海信"],
     ),
     "kitchen_appliances": (
         "厨房电器",
@@ -62,7 +63,7 @@ CATEGORIES: dict[str, tuple[str, list[tuple[str, int, int]], list[str]]] = {
             ("微波炉", 399, 1499),
             ("电水壶", 69, 299),
         ],
-        ["九晟", "苏泊源", "美禾", "小熊猫"],
+        ["九阳", "苏泊尔", "美的", "小熊"],
     ),
     "clothing": (
         "服装",
@@ -73,12 +74,12 @@ CATEGORIES: dict[str, tuple[str, list[tuple[str, int, int]], list[str]]] = {
             ("牛仔裤", 129, 499),
             ("冲锋衣", 299, 1599),
         ],
-        ["素野", "衣尚", "北纬", "初棉"],
+        ["优衣库", "太平鸟", "波司登", "森马"],
     ),
     "shoes": (
         "鞋靴",
         [("跑步鞋", 299, 1299), ("板鞋", 199, 699), ("篮球鞋", 399, 1499), ("登山鞋", 399, 1199)],
-        ["踏风", "疾步", "跃界", "行者"],
+        ["李宁", "安踏", "特步", "361度"],
     ),
     "beauty": (
         "美妆护肤",
@@ -89,36 +90,49 @@ CATEGORIES: dict[str, tuple[str, list[tuple[str, int, int]], list[str]]] = {
             ("口红", 89, 399),
             ("洗面奶", 39, 159),
         ],
-        ["花颜", "水漾", "玉兰氏", "珀芙"],
+        ["兰蔻", "欧莱雅", "珀莱雅", "薇诺娜"],
     ),
     "snacks": (
         "食品零食",
         [("坚果礼盒", 59, 199), ("牛肉干", 29, 99), ("饼干", 15, 59), ("巧克力", 29, 129), ("果干", 19, 69)],
-        ["三只熊", "良品坊", "百草屋", "来伊香"],
+        ["三只松鼠", "良品铺子", "百草味", "来伊份"],
     ),
     "books": (
         "图书",
         [("长篇小说", 29, 89), ("历史读物", 39, 129), ("编程入门", 59, 149), ("儿童绘本", 25, 99)],
-        ["人文书局", "博识出版", "新知文库"],
+        ["人民文学出版社", "中信出版社", "机械工业出版社"],
     ),
     "toys": (
         "玩具",
         [("积木", 99, 999), ("遥控车", 129, 599), ("拼图", 39, 159)],
-        ["乐搭", "星童", "奇趣岛"],
+        ["乐高", "布鲁可", "奥迪双钻"],
     ),
     "sports": (
         "运动户外",
         [("瑜伽垫", 49, 259), ("登山包", 199, 899), ("帐篷", 299, 1999), ("羽毛球拍", 99, 799)],
-        ["驰野", "凯途", "峰行"],
+        ["迪卡侬", "凯乐石", "探路者"],
     ),
     "baby": (
         "母婴",
         [("纸尿裤", 89, 259), ("婴儿推车", 599, 3999), ("奶瓶", 59, 199), ("儿童安全座椅", 899, 3999)],
-        ["贝安", "优婴", "小象宝"],
+        ["帮宝适", "好孩子", "贝亲"],
     ),
 }
-SERIES = ["星河", "锐智", "青春版", "Pro", "Air", "Max", "经典款", "轻享", "极光", "悦动", "畅行", "旗舰版"]
+SERIES = ["Plus", "Lite", "青春版", "Pro", "Air", "Max", "经典款", "SE", "Ultra", "mini", "标准版", "旗舰版"]
 ELECTRONICS = {"phones", "laptops", "tablets", "headphones", "smart_watches"}
+# The series word of everyday goods (clothes, food, toys…): 波司登经典款 羽绒服, not 波司登Ultra.
+_GOODS_SERIES = dict(
+    zip(SERIES, ["加大款", "轻便款", "青春款", "专业款", "透气款", "升级款", "经典款", "简约款", "新款",
+                 "迷你款", "标准款", "礼盒装"], strict=True)
+)  # fmt: skip
+
+
+def product_name(category: str, brand: str, series: str, model: str, noun: str) -> str:
+    """A product's listed name: brand, series and model, then what it is."""
+    if category not in ELECTRONICS and category not in ("home_appliances", "kitchen_appliances"):
+        series = _GOODS_SERIES[series]
+    return f"{brand}{series}{model} {noun}"
+
 
 # carrier id -> (Chinese name, tracking-number prefix, digits after it, line-haul km/h, price factor)
 CARRIERS: dict[str, tuple[str, str, int, float, float]] = {
