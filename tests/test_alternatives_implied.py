@@ -98,3 +98,12 @@ def test_the_category_alone_for_a_keyword_that_is_its_surface() -> None:
     assert [a["calls"] for a in found.alternative_calls] == [
         [{"name": "poi_search_nearby", "arguments": {"city": "上海", "category": "park"}}]
     ]
+
+
+def test_an_order_that_pages_the_same_search_otherwise_is_accepted_unless_the_user_sets_the_page() -> None:
+    assert implied_orders(CAT.tool("product_search"), "sort", "卖得最好的蓝牙耳机") == ["sales"]  # not rating
+    gold = [Call(name="product_search", arguments={"keyword": "蓝牙耳机"})]
+    # more earphones than one page: the first page by rating is another, the search the same
+    assert _find("蓝牙耳机哪款值得买", gold).alternatives[0].extra.get("sort") == ["rating"]
+    three = [Call(name="product_search", arguments={"keyword": "蓝牙耳机", "limit": 3})]
+    assert "sort" not in _find("3款值得买的蓝牙耳机", three).alternatives[0].extra

@@ -4,8 +4,9 @@
   annotations list (评分最高 → ``rating``) or by what its words mean (刘溪哪本值得看, 最好吃的, 便宜点的 →
   the rating or price ordering the enum names). Accepted where the gold leaves the order to the
   default, the answer is non-empty, the ordered answer lists the same items as the gold's (in its
-  own order: the user asked which is best, not for other items), and the tool reads the argument
-  (another order answers otherwise);
+  own order) or, where one page cannot hold them all, both orders list the same items at the largest
+  page the tool gives (the same search, paged otherwise — never where the user sets the page), and
+  the tool reads the argument (another order answers otherwise);
 - a **category** the keyword names: the category alone for a keyword that is the category's own
   surface (超市 → ``category: supermarket``), a whole ``alternative_calls`` list when its answer is
   the gold's; and the keyword alone where the gold sets both (``carried``: 面馆 carries
@@ -33,9 +34,9 @@ _ORDERING = re.compile(r"^(sort|order)(_by)?$")
 _CATEGORY = re.compile(r"^(category|cuisine|genre)$")
 # what a request's words mean as an order (no alias needed) -> the enum values that order so
 IMPLIED_ORDERS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
-    (  # the best one (有什么好吃的 names food, not an order: only 最好吃, 哪家好吃)
+    (  # the best one (有什么好吃的 names food, 卖得最好的 sales: only 最好吃, 哪家好吃, 值得买)
         re.compile(
-            r"值得一?(看|读|买|去|听|玩|入手|吃|住)|最好(吃|看|玩|听|用|住|的)|哪(家|个)最?好吃|口碑"
+            r"值得一?(看|读|买|去|听|玩|入手|吃|住)|最好(吃|看|玩|听|用|住)|哪(家|个)最?好吃|口碑"
             r"|评价最?(好|高)|评分最?高|哪(家|本|个|部|首|款)最?(好|不错)"
         ),
         re.compile(r"^rating(_desc)?$"),
@@ -123,7 +124,11 @@ async def _ordering(
             continue
         variant = Call(name=c.name, arguments={**c.arguments, arg: v})
         got = await finder._run(variant, ref)
-        if got is None or finds_nothing(got, tool) or not same_items(finder, variant, got, c, result):
+        if got is None or finds_nothing(got, tool):
+            continue
+        if not same_items(finder, variant, got, c, result) and not await _same_search(
+            finder, c, variant, ref
+        ):
             continue  # other items: the order chose what is listed, no longer only how
         if drops_part(finder.catalog.tool, query, [c], [variant]):
             found.reject("implied", "drops_part_of_request")
@@ -134,6 +139,29 @@ async def _ordering(
             found.reject("implied", reason)  # one item, or a tool that orders by nothing
             continue
         found.add(i, "values" if arg in c.arguments else "extra", arg, v)
+
+
+_LIMIT = ("limit", "max_results", "page_size")
+
+
+async def _same_search(finder: AlternativeFinder, c: Call, variant: Call, ref: str) -> bool:
+    """The two orders search the same items, only the first page differing: at the largest page the
+    tool gives (``limit`` 50), both list the same items. Never where the gold sets the page (前3本:
+    the user's count makes the order choose which items)."""
+    tool = finder.catalog.tool(c.name)
+    limits = {
+        b.argument: b.limit
+        for b in finder.catalog.plugin_of_tool(c.name).boundaries
+        if b.kind == "max_value" and c.name in b.tools and b.limit is not None
+    }
+    for arg in _LIMIT:
+        top = tool.properties.get(arg, {}).get("maximum", limits.get(arg))
+        if arg not in tool.properties or arg in c.arguments or not isinstance(top, int | float):
+            continue
+        a, b = (Call(name=x.name, arguments={**x.arguments, arg: int(top)}) for x in (c, variant))
+        ra, rb = await finder._run(a, ref), await finder._run(b, ref)
+        return ra is not None and rb is not None and same_items(finder, b, rb, a, ra)
+    return False
 
 
 async def _category_only(
