@@ -85,12 +85,12 @@ def test_quantities_nested_in_items_count_as_used_mentions() -> None:
     from plugineval.builder.pccf.evaluators import ArgumentEvaluator
 
     ev = ArgumentEvaluator(CAT)
-    q = "在杭州铁锅川味小馆点3份宫保鸡丁，送到文化路"
+    q = "在杭州眉州东坡酒楼点3份宫保鸡丁，送到文化路"
     ref = "2026-03-18T12:00:00+08:00"
     items = [{"dish_name": "宫保鸡丁", "quantity": 3}]
     call = Call(
         name="takeout_place_order",
-        arguments={"city": "杭州", "restaurant_name": "铁锅川味小馆", "items": items, "address": "文化路"},
+        arguments={"city": "杭州", "restaurant_name": "眉州东坡酒楼", "items": items, "address": "文化路"},
     )
     used, total = ev.mentions_used(q, ref, [call])
     assert total >= 2 and used == total  # the city and the quantity inside items

@@ -410,16 +410,16 @@ def test_the_users_own_words_for_a_contact_are_a_name_never_a_fragment() -> None
             name="restaurant_reserve",
             arguments={
                 "city": "杭州",
-                "restaurant_name": "湘里湘味坊",
+                "restaurant_name": "农耕记湖南土菜",
                 "date": "2026-03-19",
                 "time": "18:00",
                 "party_size": 4,
             },
         )
     ]
-    refused = _find("明天晚上6点杭州湘里湘味坊订4个人的位子，有就帮我订，给朋友过生日", gold)
+    refused = _find("明天晚上6点杭州农耕记湖南土菜订4个人的位子，有就帮我订，给朋友过生日", gold)
     assert "contact_name" not in refused.alternatives[0].extra
-    accepted = _find("明天晚上6点杭州湘里湘味坊订4个人的位子，联系人王芳", gold)
+    accepted = _find("明天晚上6点杭州农耕记湖南土菜订4个人的位子，联系人王芳", gold)
     assert accepted.alternatives[0].extra.get("contact_name") == ["王芳"]
     assert said_names("联系人叫小明的那个") == ["小明"]
 

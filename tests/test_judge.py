@@ -326,7 +326,7 @@ def test_the_accounts_person_written_out_is_no_error_and_an_invented_one_is() ->
     tools = {n: cat.tool(n) for n in ("appointment_book", "restaurant_reserve")}
     gold = {
         "appointment_book": {"doctor_id": "D001895", "date": "2026-03-20", "period": "morning"},
-        "restaurant_reserve": {"city": "杭州", "restaurant_name": "湘里湘味坊", "date": "2026-03-20",
+        "restaurant_reserve": {"city": "杭州", "restaurant_name": "农耕记湖南土菜", "date": "2026-03-20",
                                "time": "18:30", "party_size": 4},
     }  # fmt: skip
 

@@ -10,6 +10,7 @@ import random
 import sqlite3
 from typing import Any
 
+from ..runtime import stable_unit
 from ._common import CITIES
 
 # cuisine id -> "Chinese name; restaurant suffixes; dish:low-high ..."
@@ -30,15 +31,20 @@ _CUISINE_TEXT = {
     "noodles": "面馆;面馆,面庄,粉面馆;红烧牛肉面:22-32 重庆小面:12-18 炸酱面:18-26 阳春面:10-16 螺蛳粉:16-24 酸辣粉:12-18 煎蛋:3-4 卤蛋:2-3",
     "dessert": "甜品饮品;甜品站,奶茶,糖水铺;珍珠奶茶:12-20 杨枝甘露:18-28 芒果班戟:22-32 双皮奶:14-22 手打柠檬茶:14-22 烧仙草:12-18 芋圆冰:14-22",
 }
+# cuisine id -> (Chinese name, name suffixes: none, the chains' names are whole, dishes)
 CUISINES: dict[str, tuple[str, list[str], list[tuple[str, int, int]]]] = {}
+_DRAW_SUFFIX: dict[str, list[str]] = {}
 for _k, _t in _CUISINE_TEXT.items():
     _zh, _suf, _menu = _t.split(";")
     _dishes = [
         (d, int(r.split("-")[0]), int(r.split("-")[1])) for d, r in (x.rsplit(":", 1) for x in _menu.split())
     ]
-    CUISINES[_k] = (_zh, _suf.split(","), _dishes)
+    CUISINES[_k] = (_zh, [""], _dishes)
+    _DRAW_SUFFIX[_k] = _suf.split(",")
 
-NAME_PREFIX = [
+# The words the generator once joined into invented names (李记铁锅炖): its draws are kept, so every
+# restaurant keeps its place, hours and menu; the name it gets is a real chain's (``CHAINS``).
+_DRAW_PREFIX = [
     "蜀香",
     "渝味",
     "老街",
@@ -80,6 +86,66 @@ NAME_PREFIX = [
     "木桶",
     "铁锅",
 ]
+# cuisine -> real restaurant chains whose fare the cuisine's menu is (names are facts)
+CHAINS: dict[str, list[str]] = {
+    k: v.split()
+    for k, v in {
+        "sichuan": "眉州东坡酒楼 巴国布衣 陈麻婆豆腐 成都映象 太二酸菜鱼 俏江南",
+        "hunan": "费大厨辣椒炒肉 炊烟小炒黄牛肉 农耕记湖南土菜 望湘园 坛宗剁椒鱼头",
+        "cantonese": "点都德 陶陶居 广州酒家 翠华餐厅 太兴茶餐厅",
+        "shandong": "船歌鱼水饺 净雅大酒店",
+        "jiangzhe": "外婆家 绿茶餐厅 新白鹿餐厅 弄堂里 南京大牌档 知味观 小南国",
+        "northeastern": "东北人 老边饺子馆 喜家德水饺",
+        "northwestern": "西贝莜面村 马子禄牛肉面 魏家凉皮 陈香贵兰州牛肉面 老米家泡馍",
+        "hotpot": "海底捞火锅 小龙坎老火锅 大龙燚火锅 蜀大侠火锅 巴奴毛肚火锅 呷哺呷哺 珮姐老火锅 谭鸭血老火锅",
+        "bbq": "很久以前羊肉串 木屋烧烤 丰茂烤串 聚点串吧",
+        "fast_food": "老乡鸡 乡村基 真功夫 华莱士 塔斯汀",
+        "japanese": "味千拉面 吉野家 争鲜回转寿司 元气寿司",
+        "korean": "权金城 姜虎东白丁",
+        "western": "必胜客 王品牛排 豪客来 萨莉亚",
+        "noodles": "和府捞面 遇见小面 张拉拉 五谷渔粉 康师傅私房牛肉面",
+        "dessert": "喜茶 奈雪的茶 蜜雪冰城 茶百道 古茗 满记甜品 一点点 CoCo都可",
+    }.items()
+}
+# the gazetteer's restaurant names (the judge's ``store_names``): the chains, whole
+NAME_PREFIX = sorted({c for v in CHAINS.values() for c in v})
+# a chain's second and later branches in a city are named by a landmark (喜茶万象城店)
+BRANCHES = [
+    "万达广场",
+    "万象城",
+    "大悦城",
+    "印象城",
+    "吾悦广场",
+    "龙湖天街",
+    "银泰城",
+    "凯德广场",
+    "来福士",
+    "步行街",
+    "火车站",
+    "大学城",
+    "高新区",
+    "老城区",
+]
+
+
+def chain_name(city: str, cuisine: str, drawn: str, taken: set[str]) -> str:
+    """The name of a restaurant the generator drew as ``drawn``: one of the cuisine's chains (picked
+    from the draw, so the same draw gives the same chain), plain the first time in ``city``, then
+    with a landmark branch; ``taken`` holds the city's names so far."""
+    chains = CHAINS[cuisine]
+    k = int(stable_unit("chain", city, drawn) * len(chains))
+    for i in range(len(chains)):
+        c = chains[(k + i) % len(chains)]
+        if c not in taken:
+            return c
+    start = int(stable_unit("branch", city, drawn) * len(BRANCHES))
+    for i in range(len(BRANCHES)):
+        name = f"{chains[k]}{BRANCHES[(start + i) % len(BRANCHES)]}店"
+        if name not in taken:
+            return name
+    raise ValueError(f"no name left for a {cuisine} restaurant in {city}")
+
+
 ROADS = [
     "人民路",
     "解放路",
@@ -307,13 +373,16 @@ def populate_store(conn: sqlite3.Connection, rng: random.Random) -> None:
     workers: list[tuple[Any, ...]] = []
     for ci, city in enumerate(sorted(CITIES)):
         tier = CITIES[city][2]
+        drawn_names: set[str] = set()
         names: set[str] = set()
         for _ in range({1: 70, 2: 45, 3: 28}[tier]):
             cuisine = rng.choice(sorted(CUISINES))
-            _, suffixes, menu = CUISINES[cuisine]
-            name = rng.choice(NAME_PREFIX) + rng.choice(suffixes)
-            if name in names:
+            menu = CUISINES[cuisine][2]
+            drawn = rng.choice(_DRAW_PREFIX) + rng.choice(_DRAW_SUFFIX[cuisine])
+            if drawn in drawn_names:
                 continue
+            drawn_names.add(drawn)
+            name = chain_name(city, cuisine, drawn, names)
             names.add(name)
             rid = f"R{ci + 10:02d}{len(names):03d}"
             x, y = (max(-12.0, min(12.0, rng.gauss(0, 4))) for _ in range(2))
