@@ -28,24 +28,42 @@ _SEGMENT = re.compile(r"[^，。、；;,.!！?？\s：:（）()]{2,20}")
 _OBJECT = re.compile(
     r"把([^，。、；;,.!！?？\s：:（）()把]{2,20}?)(?:写进|写到|记到|记进|加到|加进|放进|排进|存到|记在|写在)[^，。、；;,.!！?？\s]*"
 )
+_HEADS = re.compile(r"[0-9一二三四五六七八九十两百]+\s*[个位名]?人")  # a head count: 十二个人
 _PROBE = "甲乙丙丁"  # a value no user says: the answer it gives shows what the argument does
 
 
 def segments(query: str, reference_time: str) -> list[str]:
-    """The query's punctuation-delimited segments that name no time, place or number: the user's
-    own words for what something is (新人入职培训), candidates for a label."""
+    """The query's punctuation-delimited segments that name no place, with the times and head counts
+    they say cut out (other arguments hold those), and no number left: the user's own words for what
+    something is (新人入职培训; 组里碰个头 of 15:30到17:30组里十二个人碰个头), candidates for a label."""
     query = _OBJECT.sub(lambda m: "，" + m.group(1) + "，", query)  # 把季度复盘写进日程: 季度复盘
-    spans = [(m.start, m.end) for m in find_times(query, reference_time)]
-    spans += [(m.start, m.end) for m in find_places(query)]
+    times = [(m.start, m.end) for m in find_times(query, reference_time)]
+    places = [(m.start, m.end) for m in find_places(query)]
     out = []
     for m in _SEGMENT.finditer(query):
-        if any(a < m.end() and m.start() < b for a, b in spans) or re.search(
-            r"[0-9一二三四五六七八九十两]", m.group()
-        ):
+        if any(a < m.end() and m.start() < b for a, b in places):
             continue
-        if m.group() not in out:
-            out.append(m.group())
+        seg = _cut(query, m.start(), m.end(), times)  # 15:30到17:30组里十二个人碰个头: 组里碰个头
+        if len(seg) < 2 or re.search(r"[0-9一二三四五六七八九十两]", seg):
+            continue
+        if seg not in out:
+            out.append(seg)
     return out
+
+
+def _cut(query: str, start: int, end: int, times: list[tuple[int, int]]) -> str:
+    """The segment ``query[start:end]`` without the times and head counts it says (other arguments'
+    values), the words around them joined (the connectors that tied them to the cut, 到 or 和, dropped)."""
+    chars = list(query[start:end])
+    for a, b in times:
+        for k in range(max(a, start), min(b, end)):
+            chars[k - start] = "\0"
+    pieces = _HEADS.sub("\0", "".join(chars)).split("\0")
+    edge = "到至和跟与的在从,，、- "
+    for k in range(len(pieces)):  # the words that joined the cut span to its neighbours go with it
+        pieces[k] = pieces[k].lstrip(edge) if k > 0 else pieces[k]
+        pieces[k] = pieces[k].rstrip(edge) if k < len(pieces) - 1 else pieces[k]
+    return "".join(pieces)
 
 
 async def own_words(

@@ -1,0 +1,51 @@
+"""A label the tool only echoes (a meeting's ``subject``) in the user's own words: a segment that also
+says the time and the head count is listed without them (15:30到17:30组里十二个人碰个头 → 组里碰个头),
+so that the judge has the user's words to compare a paraphrase with. The paraphrase itself
+(组内碰头会) stays undecided in rules mode — only meaning tells it from an invented title — and a
+question (哪有空屋) is never listed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+
+from plugineval.builder.pccf.alternatives import AlternativeFinder
+from plugineval.builder.pccf.config import Stage1
+from plugineval.builder.pccf.labels import segments
+from plugineval.builder.pccf.records import alternatives_for
+from plugineval.builder.pccf.stage1 import StageOne
+from plugineval.builder.tools.server import ToolExecutor
+from plugineval.catalog import load_catalog
+from plugineval.schema import Call
+
+CAT = load_catalog()
+REF = "2025-03-07T07:41:00+08:00"
+QUERY = "下下周二，15:30到17:30组里十二个人碰个头，哪有空屋"
+
+
+def _find(query: str, gold: list[Call]) -> Any:
+    async def go() -> Any:
+        async with ToolExecutor(CAT) as ex:
+            finder = AlternativeFinder(CAT, StageOne(Stage1(), CAT, ex, []))
+            return await finder.find(query, REF, gold, alternatives_for(CAT, gold), [])
+
+    return anyio.run(go)
+
+
+def test_a_segment_is_cut_free_of_the_times_and_head_counts_it_says() -> None:
+    assert segments(QUERY, REF) == ["组里碰个头", "哪有空屋"]
+    assert segments("明天下午3点和客户吃饭，提醒我", REF) == ["客户吃饭", "提醒我"]
+    assert segments("下午两点开会，3楼301", REF) == ["开会"]  # a room number is no label's word
+
+
+def test_the_users_words_for_an_echoed_subject_are_listed_and_a_question_is_not() -> None:
+    gold = [
+        Call(
+            name="meeting_room_book",
+            arguments={"attendees": 12, "date": "2025-03-18", "start_time": "15:30", "end_time": "17:30"},
+        )
+    ]
+    found = _find(QUERY, gold)
+    assert found.alternatives[0].extra.get("subject") == ["组里碰个头"]
+    assert found.rejected["own_words"] == {"not_field_content": 1}  # 哪有空屋
