@@ -103,3 +103,24 @@ def test_a_said_name_on_an_empty_answer_proves_nothing() -> None:
     found = _find("洛阳中心医院眼科有主任医师出诊吗", "2025-05-17T10:55:00+08:00", gold)
     assert found.alternatives[0].values == {}
     assert found.rejected["wording"] == {"empty_answer": 1}
+
+
+def test_another_city_the_tool_checks_but_ignores_is_no_wording_of_the_city() -> None:
+    # route_plan resolves its places without ``city``: 苏州 answers as 上海 does, 甲乙丙丁 fails —
+    # a failure proves only that the tool checks the name, so a place's slot needs another place's answer
+    gold = [
+        Call(name="route_plan", arguments={"origin": "上海虹桥站", "destination": "外滩", "city": "上海"})
+    ]
+    found = _find("我在苏州，明天从虹桥站到外滩怎么走", "2026-03-18T09:30:00+08:00", gold)
+    assert "city" not in found.alternatives[0].values
+    assert found.rejected["wording"]["tool_ignores_argument"] == 1
+    # a zone tool that reads the city: 北京 for Asia/Shanghai (乌鲁木齐 keeps Beijing time, 纽约 does not)
+    one = [
+        Call(
+            name="timezone_convert",
+            arguments={"date": "2025-07-10", "time": "22:30", "from_timezone": "America/Toronto",
+                       "to_timezones": ["Asia/Shanghai"]},
+        )
+    ]  # fmt: skip
+    found = _find("多伦多时间7月10日22:30，北京是几点", "2025-07-01T10:00:00+08:00", one)
+    assert found.alternatives[0].values == {"from_timezone": ["多伦多"], "to_timezones": [["北京"]]}

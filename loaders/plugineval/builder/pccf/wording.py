@@ -25,7 +25,7 @@ from plugineval.normalize import canonical_place
 from plugineval.schema import Call
 
 from .answers import finds_nothing
-from .grounding import contrasts, drops_part, said, value_reason
+from .grounding import drops_part, is_city, said, value_reason
 
 if TYPE_CHECKING:
     from .alternatives import AlternativeFinder, Found
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 PLACE_WORDS = ("机场", "火车站", "高铁站", "汽车站", "客运站", "市中心", "地铁站")
 _ADMIN = "市省县区"
 _NOT_NAME = re.compile(r"[，。、；;,.!！?？\s：:（）()]|^(帮我|请|给我|我想|我要)|[吗呢吧啊]$")
+_PROBE = "甲乙丙丁"  # a value no user says
+_CONTRAST_CITIES = ("北京", "乌鲁木齐", "纽约", "伦敦")
 _MAX_COMBOS = 8  # arrays whose items are replaced together: at most this many combinations executed
 
 
@@ -116,9 +118,19 @@ async def _reads(
     finder: AlternativeFinder, gold: Call, put: Any, gold_value: str, said_value: str, ref: str, answer: str
 ) -> bool:
     """Another value in the slot (``put(value)`` is the call with it) answers otherwise, its echo
-    aside: the tool reads the slot, so an equal answer says the two values mean the same."""
-    for other in contrasts({"type": "string"}, [said_value, gold_value]):
-        if not await _same(finder, put(other), ref, answer, {other: gold_value}):
+    aside: the tool reads the slot, so an equal answer says the two values mean the same. A place's
+    slot counts another place's answer only (a tool may check a city and then ignore it: route_plan
+    fails on 甲乙丙丁 and answers 北京 as it answers 上海), and far-apart ones (乌鲁木齐 keeps Beijing
+    time); any other slot a name no one says too (a hospital the tool cannot find)."""
+    cityish = is_city(said_value) or is_city(gold_value)
+    others = [c for c in _CONTRAST_CITIES if c not in (said_value, gold_value)] if cityish else [_PROBE]
+    for other in others:
+        result = await finder._run(put(other), ref)
+        if result is None:
+            if cityish:
+                continue
+            return True
+        if finder._key(put(other), swapped(result, {other: gold_value})) != answer:
             return True
     return False
 
