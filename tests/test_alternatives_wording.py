@@ -37,6 +37,9 @@ def test_names_around_a_gold_value_differ_by_the_generic_affixes_only() -> None:
     assert affix_variants("洛阳市中心医院", q, call) == ["中心医院", "洛阳中心医院"]
     assert affix_variants("中心医院", q, call) == ["洛阳中心医院"]
     assert affix_variants("洛阳市第一人民医院", q, call) == []  # the request names another hospital
+    assert (
+        affix_variants("北京大学", "北京大学附近的咖啡店", Call(name="x", arguments={"city": "北京"})) == []
+    )
     assert swapped({"results": [{"query": "慕尼黑", "n": 1}]}, {"慕尼黑": "Europe/Berlin"}) == {
         "results": [{"query": "Europe/Berlin", "n": 1}]
     }

@@ -81,14 +81,16 @@ def _core(value: str, prefixes: list[str]) -> str:
 def affix_variants(value: str, query: str, call: Call) -> list[str]:
     """The names the request says that differ from ``value`` only by the generic affixes: a place's
     name in front, with or without 市/省/县/区 (洛阳市中心医院: 洛阳中心医院 and 中心医院 where the request
-    says 洛阳中心医院). Never ``value`` itself, never a bare place."""
+    says 洛阳中心医院). Never ``value`` itself, never a bare place, never a bare two-character word
+    (大学 of 北京大学)."""
     prefixes = _prefixes(query, call)
     core = _core(value, prefixes)
     if len(core) < 2 or core in prefixes:
         return []
     out: list[str] = []
     for m in re.finditer(re.escape(core), query):
-        out.append(core)
+        if len(core) >= 3:  # 大学 of 北京大学 names no one place
+            out.append(core)
         before = query[: m.start()]
         for p in prefixes:
             for pre in (p, *(p + a for a in _ADMIN)):
