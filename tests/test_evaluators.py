@@ -167,10 +167,10 @@ def test_a_reading_that_leaves_out_what_the_intent_grounds_is_partial() -> None:
     assert not s1._partial(same, [same, it], task)  # it means what the synthesizer meant
     # a booking request read as a listing: fewer of the request's mentions carried
     book = Call(name="movie_book_seats", arguments={
-        "city": "苏州", "cinema_name": "百老汇影城世纪城店", "movie_title": "千里谜案", "date": "2026-08-23",
+        "city": "苏州", "cinema_name": "百老汇影城世纪城店", "movie_title": "侏罗纪世界：重生", "date": "2026-08-23",
         "start_time": "15:20", "seats": ["3排9座"],
     })  # fmt: skip
-    task2 = Task("2026年8月23日15:20苏州百老汇影城世纪城店《千里谜案》，3排9座给我留一个", ref,
+    task2 = Task("2026年8月23日15:20苏州百老汇影城世纪城店《侏罗纪世界：重生》，3排9座给我留一个", ref,
                  CAT.plugin("movie_tickets"), None, [book])  # fmt: skip
     listing = _entry(
         "slot_parser",

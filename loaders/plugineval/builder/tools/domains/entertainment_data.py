@@ -13,6 +13,7 @@ from typing import Any
 
 from ..runtime import stable_unit
 from ._common import CITIES, parse_hhmm
+from .entertainment_film_data import retitle
 
 Rows = list[tuple[Any, ...]]
 
@@ -365,7 +366,7 @@ def movies(rng: random.Random) -> Rows:
             rows.append(
                 (mid, title, genre, minutes, rel.isoformat(), end.isoformat(), rating, pop, person(rng))
             )
-    return rows
+    return retitle(rows)
 
 
 def songs(rng: random.Random) -> tuple[Rows, list[str]]:
