@@ -205,19 +205,19 @@ def test_a_query_that_its_own_time_belies_or_that_reads_two_ways_is_found(
 
 
 def test_one_call_that_answers_what_several_gold_calls_ask_is_an_alternative_list() -> None:
-    base = {"city": "乌鲁木齐", "date": "2026-03-20", "keyword": "和松森林公园"}
+    base = {"city": "乌鲁木齐", "date": "2026-03-20", "keyword": "天山天池"}
     gold = [
         Call(name="scenic_ticket_search", arguments={**base, "ticket_type": "adult"}),
         Call(name="scenic_ticket_search", arguments={**base, "ticket_type": "child"}),
     ]
-    found = _find("和松森林公园成人票和儿童票各多少钱", gold)
+    found = _find("天山天池成人票和儿童票各多少钱", gold)
     assert [c["arguments"] for a in found.alternative_calls for c in a["calls"]] == [base]
     # two places asked: one call cannot answer both
     two = [
         gold[0],
-        Call(name="scenic_ticket_search", arguments={**base, "keyword": "红山公园", "ticket_type": "adult"}),
+        Call(name="scenic_ticket_search", arguments={**base, "keyword": "喀纳斯", "ticket_type": "adult"}),
     ]
-    assert _find("和松森林公园和红山公园的成人票", two).alternative_calls == []
+    assert _find("天山天池和喀纳斯的成人票", two).alternative_calls == []
 
 
 def test_airport_alone_in_a_city_with_two_airports_is_ambiguous() -> None:

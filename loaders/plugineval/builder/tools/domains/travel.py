@@ -16,6 +16,7 @@ from ..runtime import ToolCtx, handler, stable_unit
 from ._common import ACCOUNT_HOLDER, CITIES, canonical_city, distance_km, hhmm, parse_hhmm
 from .navigation_data import NAME_CHARS, haversine, locate
 from .travel_more import MORE_SCHEMA_SQL, populate_more, resolve_city
+from .travel_scenic_data import MIN_SPOTS, SPOTS
 
 STORE_VERSION = "3"
 RAIL_SCHEMA_SQL = """
@@ -291,47 +292,8 @@ def ride_estimate_fare(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- scenic spots -------------------------------------------------------------------------------
-FAMOUS: dict[str, list[tuple[str, str, str, float]]] = {
-    "北京": [
-        ("故宫博物院", "history", "5A", 60),
-        ("八达岭长城", "history", "5A", 40),
-        ("颐和园", "history", "5A", 30),
-        ("天坛公园", "history", "5A", 15),
-        ("北京动物园", "zoo_aquarium", "4A", 15),
-    ],
-    "上海": [
-        ("上海迪士尼乐园", "theme_park", "none", 475),
-        ("东方明珠", "landmark", "5A", 199),
-        ("上海博物馆", "museum", "none", 0),
-        ("上海野生动物园", "zoo_aquarium", "5A", 165),
-    ],
-    "杭州": [
-        ("灵隐飞来峰", "history", "5A", 45),
-        ("西溪湿地", "nature", "5A", 80),
-        ("宋城", "theme_park", "4A", 310),
-    ],
-    "西安": [
-        ("秦始皇帝陵博物院", "museum", "5A", 120),
-        ("大雁塔", "history", "5A", 40),
-        ("西安城墙", "history", "5A", 54),
-    ],
-    "成都": [
-        ("成都大熊猫繁育研究基地", "zoo_aquarium", "4A", 55),
-        ("武侯祠", "history", "4A", 50),
-        ("都江堰", "history", "5A", 80),
-    ],
-    "广州": [("广州塔", "landmark", "4A", 150), ("长隆野生动物世界", "zoo_aquarium", "5A", 350)],
-    "南京": [
-        ("中山陵", "history", "5A", 0),
-        ("南京博物院", "museum", "4A", 0),
-        ("夫子庙", "history", "5A", 0),
-    ],
-    "桂林": [("漓江", "nature", "5A", 210), ("象鼻山", "nature", "5A", 55)],
-    "丽江": [("玉龙雪山", "nature", "5A", 100), ("丽江古城", "history", "5A", 50)],
-    "三亚": [("蜈支洲岛", "nature", "5A", 144), ("天涯海角", "nature", "4A", 81)],
-    "洛阳": [("龙门石窟", "history", "5A", 90), ("白马寺", "history", "4A", 35)],
-    "重庆": [("洪崖洞", "landmark", "4A", 0), ("长江索道", "landmark", "4A", 30)],
-}
+# real spots per city (travel_scenic_data); invented ones (_KINDS) only fill a city up to MIN_SPOTS
+FAMOUS = SPOTS
 _KINDS = [
     ("风景区", "nature"),
     ("森林公园", "nature"),
@@ -353,10 +315,9 @@ def _populate_scenic(conn: sqlite3.Connection, rng: random.Random) -> None:
     rows: list[tuple[Any, ...]] = []
     n = 0
     for city in sorted(CITIES):
-        tier = CITIES[city][2]
         spots = [(nm, cat, lvl, p) for nm, cat, lvl, p in FAMOUS.get(city, [])]
         used = {s[0] for s in spots}
-        while len(spots) < {1: 16, 2: 12, 3: 9}[tier] + len(FAMOUS.get(city, [])):
+        while len(spots) < MIN_SPOTS:
             suffix, cat = rng.choice(_KINDS)
             nm = (
                 f"{city}{rng.choice(NAME_CHARS)}{rng.choice(NAME_CHARS)}{suffix}"
