@@ -13,7 +13,7 @@ from typing import Any
 
 from ..runtime import stable_unit
 from ._common import CITIES, parse_hhmm
-from .entertainment_film_data import retitle
+from .entertainment_film_data import SINGERS, STAGE_WORKS, retitle
 
 Rows = list[tuple[Any, ...]]
 
@@ -407,15 +407,18 @@ def songs(rng: random.Random) -> tuple[Rows, list[str]]:
 
 
 def _show_title(cat: str, rng: random.Random, artist: str) -> tuple[str, str]:
-    if cat == "concert":
-        return f"{artist}「{rng.choice(TOUR_WORDS)}」巡回演唱会", artist
+    if cat == "concert":  # the drawn (invented) artist picks a real singer: the draws stay the same
+        singer = SINGERS[int(stable_unit("singer", artist) * len(SINGERS))]
+        return f"{singer}「{rng.choice(TOUR_WORDS)}」巡回演唱会", singer
     if cat == "opera":
         play = rng.choice(sorted(OPERA_CLASSICS))
         return f"{OPERA_CLASSICS[play]}《{play}》", f"{OPERA_CLASSICS[play]}院团"
     if cat == "crosstalk":
         troupe = rng.choice(TROUPES)
         return f"{troupe}相声专场", troupe
-    name = rng.choice(MOVIE_WORDS_A) + rng.choice(MOVIE_WORDS_B)
+    drawn = rng.choice(MOVIE_WORDS_A) + rng.choice(MOVIE_WORDS_B)
+    works = STAGE_WORKS[cat]
+    name = works[int(stable_unit("stage-work", cat, drawn) * len(works))]
     prefix = {
         "drama": "话剧",
         "musical": "音乐剧",

@@ -1,7 +1,7 @@
-"""Real film titles for the entertainment store (titles and genres are facts; the store's release
-dates, ratings and directors are simulated): the popular films released from ``FIRST_RELEASE`` on get
-these titles (one of their genre) in release order, recent Chinese and imported films first, then
-older ones."""
+"""Real film titles, touring singers and stage works for the entertainment store (titles, names and
+genres are facts; the store's dates, ratings, prices and directors are simulated). The popular films
+released from ``FIRST_RELEASE`` on get these titles (one of their genre) in release order, recent
+Chinese and imported films first, then older ones."""
 
 from __future__ import annotations
 
@@ -254,3 +254,81 @@ def retitle(rows: list[tuple], popular: float = 0.45) -> list[tuple]:
         if pool:
             out[i] = (rows[i][0], pool.pop(0), *rows[i][2:])
     return out
+
+
+# --- stage ------------------------------------------------------------------------------------------
+# Singers who tour (a concert's performer) and well-known stage works by category (names are facts).
+SINGERS = [
+    "周杰伦",
+    "林俊杰",
+    "五月天",
+    "陈奕迅",
+    "张学友",
+    "薛之谦",
+    "邓紫棋",
+    "李荣浩",
+    "毛不易",
+    "周深",
+    "张杰",
+    "华晨宇",
+    "汪苏泷",
+    "许嵩",
+    "李健",
+    "张韶涵",
+    "蔡依林",
+    "孙燕姿",
+    "王心凌",
+    "刀郎",
+    "张惠妹",
+    "梁静茹",
+    "伍佰",
+    "朴树",
+    "陶喆",
+    "张信哲",
+    "任贤齐",
+    "凤凰传奇",
+    "告五人",
+    "田馥甄",
+]
+STAGE_WORKS: dict[str, list[str]] = {
+    "drama": [
+        "茶馆",
+        "雷雨",
+        "日出",
+        "暗恋桃花源",
+        "恋爱的犀牛",
+        "驴得水",
+        "主角",
+        "白鹿原",
+        "窝头会馆",
+        "北京法源寺",
+        "乌龙山伯爵",
+        "李茶的姑妈",
+    ],
+    "musical": [
+        "猫",
+        "剧院魅影",
+        "悲惨世界",
+        "妈妈咪呀！",
+        "巴黎圣母院",
+        "摇滚红与黑",
+        "罗密欧与朱丽叶",
+        "芝加哥",
+        "基督山伯爵",
+        "变身怪医",
+    ],
+    "children": ["马兰花", "神笔马良", "小王子", "白雪公主", "丑小鸭", "小红帽", "宝莲灯", "三打白骨精"],
+    "dance": [
+        "只此青绿",
+        "永不消逝的电波",
+        "朱鹮",
+        "孔子",
+        "咏春",
+        "李白",
+        "醒·狮",
+        "五星出东方",
+        "红楼梦",
+        "花木兰",
+    ],
+    "acrobatics": ["时空之旅", "战马", "化蝶", "熊猫", "渡江侦察记", "天鹅湖"],
+}
