@@ -322,6 +322,8 @@ _AREAS = [
     "体育中心",
     "世纪大道",
 ]
+# cities without an airport of their own name their "airport" hotels after a district instead
+_NO_AIRPORT = {"苏州": "园区", "东莞": "松山湖"}
 ROOM_FACTOR = {"king": 1.0, "twin": 1.05, "family": 1.45, "suite": 2.2}
 
 
@@ -333,6 +335,8 @@ def _populate_hotels(conn: sqlite3.Connection, rng: random.Random) -> None:
         names: set[str] = set()
         for _ in range({1: 60, 2: 40, 3: 25}[tier]):
             area = rng.choice(_AREAS)
+            if area == "机场":
+                area = _NO_AIRPORT.get(city, area)
             u = rng.random()
             if u < 0.45:
                 star, name = rng.choice([2, 3]), f"{rng.choice(_BUDGET)}酒店（{city}{area}店）"
