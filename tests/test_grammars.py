@@ -135,6 +135,51 @@ def test_a_sql_slot_draws_after_the_slots_it_binds() -> None:
     assert any(c is not None for c in got)
 
 
+def test_a_slot_bound_to_an_earlier_draw_gets_other_draws() -> None:
+    """A slot that holds only for some draws of the slot it binds (a working day's mark after a
+    drawn date) is filled by drawing again, not given up at the first miss; a slot that never holds
+    still gives None."""
+    import random
+    import sqlite3
+    from datetime import datetime, timedelta, timezone
+
+    from plugineval.builder.synth.grammar import PluginGrammar
+    from plugineval.builder.synth.synthesizer import instantiate
+
+    def grammar(cond: str) -> PluginGrammar:
+        return PluginGrammar.model_validate(
+            {
+                "slots": {
+                    "d": {"type": "date", "min_days": 1, "max_days": 2},
+                    "mark": {"type": "sql", "sql": f"SELECT '，' WHERE {cond}"},
+                },
+                "scenarios": {
+                    "s": {
+                        "patterns": [
+                            {"id": "a", "text": "{d:rel}{mark}订", "calls": [{"tool": "t", "args": {}}]}
+                        ]
+                    }
+                },
+            }
+        )
+
+    db = sqlite3.connect(":memory:")
+    ref = datetime(2026, 3, 18, 9, 30, tzinfo=timezone(timedelta(hours=8)))
+
+    def fills(g: PluginGrammar) -> list[bool]:
+        return [
+            instantiate(
+                g.scenarios["s"].patterns[0], g, plugin="p", scenario="s", kind="positive", ref=ref,
+                rng=random.Random(i), catalog=CAT, db=db,
+            ) is not None
+            for i in range(24)
+        ]  # fmt: skip
+
+    once = fills(grammar(":d = '2026-03-20'"))  # one of the two days: half the first draws miss
+    assert sum(once) >= 20, sum(once)
+    assert not any(fills(grammar("1 = 0")))
+
+
 def test_default_patterns_read_like_requests_people_send() -> None:
     """A regression guard on the default profile's style (docs/authoring.md): over one instance of
     every default pattern, no rare form beyond 2 %, few marks of generated text, short requests."""

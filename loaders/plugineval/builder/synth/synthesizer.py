@@ -72,6 +72,9 @@ def _dependency_order(forms: dict[str, str | None], grammar: PluginGrammar) -> l
     return order
 
 
+FILL_ATTEMPTS = 4
+
+
 def instantiate(
     pattern: Pattern,
     grammar: PluginGrammar,
@@ -84,8 +87,9 @@ def instantiate(
     catalog: Catalog,
     db: Any = None,
 ) -> Candidate | None:
-    """Fill one pattern; None when the store has no values that satisfy its slots."""
-    ctx = SlotContext(rng, ref, catalog, db)
+    """Fill one pattern; None when the store has no values that satisfy its slots (in
+    ``FILL_ATTEMPTS`` draws: a slot bound to an earlier one — a working day's ``，`` after a drawn
+    date — may hold for another draw of it)."""
     forms: dict[str, str | None] = {}
     for m in SLOT_RE.finditer(pattern.text):
         forms.setdefault(m.group("name"), m.group("form"))
@@ -93,11 +97,18 @@ def instantiate(
         for v in c.args.values():
             for m in SLOT_RE.finditer(v) if isinstance(v, str) else ():
                 forms.setdefault(m.group("name"), None)
-    for name in _dependency_order(forms, grammar):
-        v = ctx.sample(name, grammar.slots[name], forms[name])
-        if v is None:
-            return None
-        ctx.chosen[name] = v
+    order = _dependency_order(forms, grammar)
+    for _ in range(FILL_ATTEMPTS):
+        ctx = SlotContext(rng, ref, catalog, db)
+        for name in order:
+            v = ctx.sample(name, grammar.slots[name], forms[name])
+            if v is None:
+                break
+            ctx.chosen[name] = v
+        else:
+            break
+    else:
+        return None
     vals = ctx.chosen
     used_in_text = {m.group("name") for m in SLOT_RE.finditer(pattern.text)}
     choice = [rng.randrange(len(g)) for g in alternatives(pattern.text)]
