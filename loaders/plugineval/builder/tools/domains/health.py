@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sqlite3
 from datetime import date, timedelta
 from typing import Any
@@ -18,6 +19,7 @@ from zoneinfo import ZoneInfo
 from ..runtime import ToolCtx, handler, stable_unit
 from . import health_data as hd
 from ._common import ACCOUNT_HOLDER, CITIES, CityArgument, hhmm, parse_hhmm
+from ._names import ambiguous, resolve_id
 from .health_data import name_key
 from .health_data import populate as populate  # the store builder calls health.populate
 
@@ -166,16 +168,33 @@ def doctor_schedule(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def _doctor_id(ctx: ToolCtx, value: str, day: date, period: str) -> str:
+    """An id as given; a name (张伟, 张伟医生) when it is one doctor on duty that half-day, or one doctor."""
+    if re.fullmatch(r"D[0-9]{6}", value):
+        return value
+    rows = ctx.query("""SELECT d.*, h.name AS hospital, EXISTS(SELECT 1 FROM health_doctor_sessions s
+                        WHERE s.doctor_id = d.doctor_id AND s.weekday=? AND s.period=?) AS on_duty FROM health_doctors d
+                        JOIN health_hospitals h ON h.hospital_id = d.hospital_id WHERE d.name=? ORDER BY d.doctor_id""",
+                     (day.weekday(), period, re.sub(r"(医生|大夫)$", "", value.strip())))  # fmt: skip
+    pick = [r for r in rows if r["on_duty"]] or rows
+    if not pick:
+        ctx.fail("DOCTOR_NOT_FOUND", f"医生 {value} 不存在，请先用 doctor_schedule 查询出诊医生")
+    if len(pick) > 1:
+        ambiguous(ctx, value, "医生", [f"{r['hospital']}{hd.DEPARTMENTS[r['department']]}{r['name']}（{r['doctor_id']}）" for r in pick])  # fmt: skip
+    return str(pick[0]["doctor_id"])
+
+
 @handler("appointment_book")
 def appointment_book(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
+    day, period = date.fromisoformat(args["date"]), args["period"]
+    doctor_id = _doctor_id(ctx, args["doctor_id"], day, period)
     r = ctx.one(
         """SELECT d.*, h.name AS hospital, h.address FROM health_doctors d
                    JOIN health_hospitals h ON h.hospital_id = d.hospital_id WHERE d.doctor_id=?""",
-        (args["doctor_id"],),
+        (doctor_id,),
     )
     if r is None:
-        ctx.fail("DOCTOR_NOT_FOUND", f"医生 {args['doctor_id']} 不存在，请先用 doctor_schedule 查询出诊医生")
-    day, period = date.fromisoformat(args["date"]), args["period"]
+        ctx.fail("DOCTOR_NOT_FOUND", f"医生 {doctor_id} 不存在，请先用 doctor_schedule 查询出诊医生")
     duty = ctx.query(
         "SELECT weekday, period FROM health_doctor_sessions WHERE doctor_id=?", (r["doctor_id"],)
     )
@@ -300,7 +319,9 @@ def _steps(u: sqlite3.Row, d: date) -> int:
 
 @handler("step_stats")
 def step_stats(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
-    uid = args.get("user_id") or CURRENT_USER
+    uid = resolve_id(ctx, args.get("user_id") or CURRENT_USER, r"U[0-9]{6}",
+                     "SELECT user_id, nickname AS name FROM health_fit_users", (), "user_id",
+                     what="已授权共享数据的用户", not_found="USER_NOT_FOUND", hint="请确认家人已授权共享运动数据")  # fmt: skip
     u = ctx.one("SELECT * FROM health_fit_users WHERE user_id=?", (uid,))
     if u is None:
         ctx.fail("USER_NOT_FOUND", f"用户 {uid} 不存在或未授权共享运动数据")
@@ -419,11 +440,13 @@ def vaccine_slots(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
 def vaccine_book(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
     v, day_s, period = args["vaccine"], args["date"], args["period"]
     args = {**args, "person_name": args.get("person_name", ACCOUNT_HOLDER)}  # left out: the account holder
+    cid = resolve_id(ctx, args["centre_id"], r"VC[0-9]{4}", "SELECT centre_id, city, name FROM health_vaccine_centres",
+                     (), "centre_id", what="接种点", not_found="CENTRE_NOT_FOUND", hint="请先用 vaccine_slots 查询")  # fmt: skip
     r = ctx.one("""SELECT c.*, o.weekdays, o.price_cny, o.quota FROM health_vaccine_centres c
                    LEFT JOIN health_vaccine_offers o ON o.centre_id = c.centre_id AND o.vaccine=? WHERE c.centre_id=?""",
-                (v, args["centre_id"]))  # fmt: skip
+                (v, cid))  # fmt: skip
     if r is None:
-        ctx.fail("CENTRE_NOT_FOUND", f"接种点 {args['centre_id']} 不存在，请先用 vaccine_slots 查询")
+        ctx.fail("CENTRE_NOT_FOUND", f"接种点 {cid} 不存在，请先用 vaccine_slots 查询")
     name, doses, _, _ = hd.VACCINES[v]
     if r["weekdays"] is None:
         ctx.fail("VACCINE_NOT_OFFERED", f"{r['name']}不提供{name}接种")
@@ -491,7 +514,10 @@ def pharmacy_stock_check(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
     d = _drug(ctx, args["drug"])
     today, minute = _local_now(ctx)
     sql, params = "SELECT * FROM health_pharmacies WHERE city=?", [city]
-    if args.get("pharmacy_id"):
+    if args.get("pharmacy_id"):  # an id, or the name in this city (一心堂黄河路店)
+        args = {**args, "pharmacy_id": resolve_id(ctx, args["pharmacy_id"], r"PH[0-9]{5}",
+                "SELECT pharmacy_id, city, name FROM health_pharmacies WHERE city=?", (city,), "pharmacy_id",
+                what=f"{city}药店", not_found="PHARMACY_NOT_FOUND", hint="请先用 pharmacy_search 查询")}  # fmt: skip
         sql += " AND pharmacy_id=?"
         params.append(args["pharmacy_id"])
     rows = ctx.query(sql + " ORDER BY pharmacy_id", tuple(params))

@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 from ..runtime import ToolCtx, handler, stable_unit
 from ._common import ACCOUNT_HOLDER, CITIES, FOREIGN_CITIES, canonical_city, distance_km
+from ._names import resolve_id
 from .navigation_data import STREET_WORDS, offset
 
 MORE_SCHEMA_SQL = """
@@ -444,9 +445,11 @@ def hotel_search(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
 
 @handler("hotel_book")
 def hotel_book(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
-    h = ctx.one("SELECT * FROM hotels WHERE hotel_id=?", (args["hotel_id"],))
+    hid = resolve_id(ctx, args["hotel_id"], r"H[0-9]{5}", "SELECT hotel_id, city, name FROM hotels", (), "hotel_id",
+                     what="酒店", not_found="UNKNOWN_HOTEL", hint="请先用 hotel_search 查询")  # fmt: skip
+    h = ctx.one("SELECT * FROM hotels WHERE hotel_id=?", (hid,))
     if h is None:
-        ctx.fail("UNKNOWN_HOTEL", f"酒店 {args['hotel_id']} 不存在，请先用 hotel_search 查询")
+        ctx.fail("UNKNOWN_HOTEL", f"酒店 {hid} 不存在，请先用 hotel_search 查询")
     nights = _nights(ctx, args)
     room, rooms = args["room_type"], int(args["rooms"])
     booked = ctx.one(
