@@ -179,6 +179,14 @@ def test_a_reading_that_leaves_out_what_the_intent_grounds_is_partial() -> None:
         {},
     )
     assert s1._partial(listing, [listing, _entry("intended", [book.model_dump()], 5, {})], task2)
+    # the intended booking failed (a full session): a listing read from the request is no gold of it
+    failed = {"generator": "intended", "eligible": False, "score": 0.0, "calls": [book.model_dump()],
+              "execution": ["SOLD_OUT"], "execution_errors": ["SOLD_OUT: 该场次已满"]}  # fmt: skip
+    assert s1._partial(listing, [listing, failed], task2)
+    booked = _entry("slot_parser", [book.model_dump()], 5, {})
+    assert not s1._partial(
+        booked, [booked, failed], task2
+    )  # the same call stands (its failure is decided elsewhere)
     # a reading that differs but carries as much, and leaves out nothing the intent grounds, stands
     wider = _entry(
         "slot_parser", [{"name": "typhoon_list", "arguments": {"year": 2025, "active_only": False}}], 1, {}

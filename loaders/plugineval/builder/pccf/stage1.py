@@ -297,6 +297,15 @@ class StageOne:
         as much (another year for 去年 read differently, a date range made explicit) stands."""
         if not task.intended or "calls" not in best or "mentions_used" not in best:
             return False
+        failed = next(
+            (e for e in entries if e["generator"] == "intended" and e.get("execution_errors")), None
+        )
+        if failed is not None and not self.equivalent(
+            [Call(**c) for c in best["calls"]], task.intended, task.reference_time
+        ):
+            # the intended call failed (a booking of a full session): a reading that differs — the
+            # listing of the city's sessions read from the place's name — is no gold of the request
+            return True
         intended = next(
             (e for e in entries if e["generator"] == "intended" and e["eligible"] and "mentions_used" in e),
             None,
