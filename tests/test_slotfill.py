@@ -3,7 +3,7 @@ one mention serves one argument, and mentions fill arguments in the order they a
 
 from __future__ import annotations
 
-from plugineval.baselines.slotfill import SlotFiller
+from plugineval.baselines.slotfill import SlotFiller, multi_fill
 from plugineval.catalog import load_catalog
 
 CAT = load_catalog()
@@ -228,3 +228,120 @@ def test_the_argument_evaluator_grounds_what_the_parser_implies() -> None:
     assert grounded["city"] == "landmark" and steps == {"implicit_entity"}
     wrong = Call(name="poi_search_nearby", arguments={"city": "上海", "near": "三里屯", "category": "cafe"})
     assert ev.ground("三里屯附近的咖啡馆", REF, wrong)[0]["city"] is None
+
+
+# --- spans said against now (docs/format.md §3): the tool's direction decides ---------------------
+def test_a_window_word_is_read_with_its_span() -> None:
+    # 未来/近/最近/过去/接下来 used to be skipped: the scan started at the numeral (三天: a duration),
+    # and 最近一周内 read as 一周内, the coming week
+    from plugineval.baselines.textscan import find_times
+
+    def span(q: str) -> tuple[str, str, str]:
+        (t,) = find_times(q, REF)
+        return t.text, str(t.value.start), str(t.value.end)
+
+    assert span("未来三天") == ("未来三天", "2026-03-18", "2026-03-20")
+    assert span("接下来3天") == ("接下来3天", "2026-03-18", "2026-03-20")
+    assert span("近七天") == ("近七天", "2026-03-12", "2026-03-18")
+    assert span("最近一周内") == ("最近一周内", "2026-03-12", "2026-03-18")
+    assert span("过去一周") == ("过去一周", "2026-03-12", "2026-03-18")
+    # not over-read: a frequency, a bare 最近, 过去 as a verb, a count of times
+    assert [(t.text, t.value.kind) for t in find_times("一周三次", REF)] == [("一周", "duration")]
+    assert find_times("最近怎么样", REF) == () and find_times("开车过去要多久", REF) == ()
+    assert find_times("最近3次", REF) == ()
+    # 这周天气 is this week's weather, 周天 alone still Sunday
+    assert span("这周天气") == ("这周", "2026-03-16", "2026-03-22")
+    assert span("周天去爬山") == ("周天", "2026-03-22", "2026-03-22")
+
+
+def test_a_forecast_reads_spans_forward_with_their_length() -> None:
+    def fc(q: str) -> tuple[str, int | None]:
+        got = _fill("weather_daily_forecast", q)
+        assert got is not None and got["city"] == "北京"
+        return got["date"], got.get("days")
+
+    assert fc("北京未来三天天气") == ("2026-03-18", 3)
+    assert fc("北京未来7天的天气") == ("2026-03-18", 7)
+    assert fc("北京近七天天气怎么样") == ("2026-03-18", 7)  # a forecast's 近七天 is the coming week
+    assert fc("北京最近一周天气") == ("2026-03-18", 7)
+    assert fc("北京这几天天气") == ("2026-03-18", 3)  # 这几天: three days, the forecast's default
+    assert fc("北京这周天气") == ("2026-03-18", 5)  # Wednesday: today … Sunday
+    assert fc("北京下周天气") == ("2026-03-23", 7)
+    assert fc("北京过去一周天气") == ("2026-03-12", 7)  # said as the past: the tool refuses it
+    assert fc("北京一周三次晨跑，明天天气") == ("2026-03-19", None)  # 一周 of a frequency: no span
+
+
+def test_a_history_reads_spans_backward() -> None:
+    def hist(q: str) -> tuple[str, str | None]:
+        got = _fill("weather_history_query", q)
+        assert got is not None and got["city"] == "北京"
+        return got["start_date"], got.get("end_date")
+
+    assert hist("北京近七天天气") == ("2026-03-12", "2026-03-18")
+    assert hist("北京最近一周内下过雨吗") == ("2026-03-12", "2026-03-18")  # not the coming week
+    assert hist("北京过去一周天气") == ("2026-03-12", "2026-03-18")
+    assert hist("北京这几天天气") == ("2026-03-16", "2026-03-18")
+    assert hist("北京这周天气") == ("2026-03-16", "2026-03-18")  # Monday … today
+    assert hist("北京上周天气") == ("2026-03-09", "2026-03-15")
+    assert hist("北京未来三天天气") == ("2026-03-18", "2026-03-20")  # said as the future: refused
+
+
+def test_a_tools_direction_is_its_own_first_sentence() -> None:
+    from plugineval.baselines.spans import direction
+
+    def way(tool: str) -> str | None:
+        return direction(CAT.tool(tool).openai_function()["function"]["description"])
+
+    assert way("weather_daily_forecast") == "future" and way("weather_history_query") == "past"
+    # live and forecast: no direction, so 这几天 is no span of its own (the one-day tool's present
+    # tense reads today, as before)
+    assert way("air_quality_query") is None
+    assert _fill("air_quality_query", "北京这几天空气怎么样") == {"city": "北京", "date": "2026-03-18"}
+
+
+def test_a_date_then_a_clock_time_fills_both() -> None:
+    # HH:MM arguments are declared by pattern, not format: the clock of "9月28号 15:00" went unread
+    for q in (
+        "9月28号 15:00以后北京到上海的高铁",
+        "北京到上海9月28号的高铁，下午3点以后",
+        "9月28号15:00后北京到上海的车",
+    ):
+        got = _fill("train_search_tickets", q)
+        assert got is not None and (got["date"], got["depart_after"]) == ("2026-09-28", "15:00"), q
+    assert "depart_after" not in (_fill("train_search_tickets", "9月28号北京到上海的高铁") or {})
+
+
+def test_the_slot_parser_prefers_the_tool_that_holds_the_span() -> None:
+    # the router ranks the hourly forecast first for 这几天/下周; its one date keeps only the first day
+    import asyncio
+
+    from plugineval.baselines.router import ReferenceRouter
+    from plugineval.builder.pccf.generators import SlotParserGenerator, Task
+
+    gen = SlotParserGenerator(CAT, ReferenceRouter(CAT))
+    plugin = next(p for p in CAT.plugins if p.id == "weather_forecast")
+
+    def read(q: str) -> list[tuple[str, dict]]:  # type: ignore[type-arg]
+        got = asyncio.run(gen.propose(Task(q, REF, plugin, None), 0)).calls
+        return [(c.name, c.arguments) for c in got or []]
+
+    assert read("成都这几天会下雨吗") == [
+        ("weather_daily_forecast", {"date": "2026-03-18", "days": 3, "city": "成都"})
+    ]
+    assert read("杭州下周天气") == [
+        ("weather_daily_forecast", {"date": "2026-03-23", "days": 7, "city": "杭州"})
+    ]
+    assert read("杭州明天几点下雨")[0][0] == "weather_hourly_forecast"  # one day: the router's order
+
+
+def test_a_clock_time_exposes_no_misread_count() -> None:
+    # reading the clock completed calls whose other arguments were misread: an hour count said as a
+    # duration (10个小时 is a time mention, so the 3 of 3栋 was taken) and a list of cities split
+    # into one call per city for a tool that takes the list
+    got = _fill("housekeeping_book", "南京中山路100号3栋502，5月28号8:00起保洁10个小时")
+    assert got is not None and (got["start_time"], got["hours"]) == ("08:00", 10)
+    t = CAT.tool("timezone_convert")
+    fills = multi_fill(SlotFiller(t.openai_function(), t.annotations), "北京时间11:45，纽约、伦敦各几点", REF)
+    assert len(fills) == 1
+    w = CAT.tool("weather_daily_forecast")  # a tool with one place: one call per city, as before
+    assert len(multi_fill(SlotFiller(w.openai_function(), w.annotations), "北京和上海明天天气", REF)) == 2

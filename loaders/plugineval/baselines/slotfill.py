@@ -17,6 +17,7 @@ from ..normalize import normalize_text
 from ..normalize.places import all_facilities
 from ..normalize.timeexpr import TimeValue
 from .implied import implied_today
+from .spans import directed, direction, hours_said, is_clock, span_days
 from .textscan import (
     TimeMention,
     find_places,
@@ -57,6 +58,9 @@ class Fill:
     arguments: dict[str, Any] | None
     missing: list[str] = field(default_factory=list)
     steps: set[str] = field(default_factory=set)
+    # how a span of several days was read: "held" whole (a start and an end, or a start and a count
+    # of days), "narrowed" to its first day (杭州下周天气 for a one-day tool), or None (no such span)
+    span: str | None = None
 
     @property
     def abstained(self) -> bool:
@@ -166,6 +170,7 @@ class SlotFiller:
         self.required: list[str] = list(params.get("required", []) or [])
         self.aliases: dict[str, list[tuple[str, Any]]] = {}
         self._ref_month = ""  # the reference time's YYYY-MM, set by fill
+        self._span: str | None = None  # how the last fill read a span of several days (``Fill.span``)
         for arg, sch in self.props.items():
             pairs: list[tuple[str, Any]] = []
             ann = (annotations or {}).get(arg) or {}
@@ -183,7 +188,11 @@ class SlotFiller:
         # references to the context ("小李微信里提到的地点") replaced by what the context names
         query, ref_steps = resolve_references(query, reference_time)
         self._ref_month = reference_time[:7]
-        times = find_times(query, reference_time)
+        self._span = None
+        # loose spans (最近一周, 这几天, 这周) read the way the tool looks: a history or a forecast
+        times = directed(
+            find_times(query, reference_time), query, reference_time, direction(self.description)
+        )
         places = find_places(query)
         spans = [(t.start, t.end) for t in times]
         nums = numbers_outside(query, spans + [(p.start, p.end) for p in places])
@@ -205,14 +214,14 @@ class SlotFiller:
         missing = [r for r in self.required if r not in args]
         if missing:
             return Fill(self.name, None, missing, steps)
-        return Fill(self.name, args, [], steps)
+        return Fill(self.name, args, [], steps, self._span)
 
     # --- kinds of arguments -----------------------------------------------------------------
     def _fill_times(
         self, args: dict[str, Any], steps: set[str], times: tuple[TimeMention, ...], variant: int
     ) -> None:
         date_args = [a for a, s in self.props.items() if s.get("format") == "date"]
-        time_args = [a for a, s in self.props.items() if s.get("format") == "time"]
+        time_args = [a for a, s in self.props.items() if is_clock(s)]
         dt_args = [a for a, s in self.props.items() if s.get("format") == "date-time"]
         dates: list[tuple[str, TimeMention]] = []
         clock: list[tuple[str, TimeMention]] = []
@@ -227,6 +236,8 @@ class SlotFiller:
                 end = t.value.end
                 end_s = str(end)[:10]
                 dates += [(str(t.value.start)[:10], t), (end_s, t)]
+                if (span_days(t.value) or 0) > 1:
+                    self._span = "held"
                 continue
             if d and variant >= 1 and "year_inference" in t.steps:
                 d = _previous_year_if_future(d, t)  # refinement: "8月31日" may be the one past
@@ -239,6 +250,7 @@ class SlotFiller:
         if len(date_args) == 1 and dates:
             args[date_args[0]] = dates[0][0]
             steps.update(dates[0][1].steps)
+            self._span_count(args, dates[0][1])
         elif len(date_args) >= 2:
             for a, (v, t) in zip(date_args, dates, strict=False):
                 args[a] = v
@@ -249,6 +261,22 @@ class SlotFiller:
         for a, (v, t) in zip(dt_args, stamps, strict=False):
             args[a] = v
             steps.update(t.steps)
+
+    def _span_count(self, args: dict[str, Any], t: TimeMention) -> None:
+        """A span said for a tool that takes a start date and a count of days (未来三天, 下周, 近七天
+        for a forecast: 起始日期 and 天数): the count is the span's length, where the tool allows it."""
+        n = span_days(t.value)
+        if n is None:
+            return
+        for a, sch in self.props.items():
+            if a in args or sch.get("type") != "integer" or "天数" not in str(sch.get("description", "")):
+                continue
+            lo, hi = sch.get("minimum"), sch.get("maximum")
+            if (lo is None or n >= lo) and (hi is None or n <= hi):
+                args[a] = n
+                self._span = "held" if n > 1 else None
+            return
+        self._span = "narrowed" if n > 1 else None
 
     def _countdown(
         self,
@@ -441,7 +469,8 @@ class SlotFiller:
                     return [canon] if t == "array" else canon
             return None
         if t in ("integer", "number"):
-            return self._number(arg, sch, query, nums, steps, variant, used)
+            hours = hours_said(sch, times)
+            return hours if hours is not None else self._number(arg, sch, query, nums, steps, variant, used)
         if t != "string" or "format" in sch:
             return None
         if "pattern" in sch:
@@ -537,6 +566,12 @@ def landmark_cities(query: str, landmarks: Mapping[str, frozenset[str]] | None =
     return cities
 
 
+def _takes_places(sch: dict[str, Any]) -> bool:
+    """A list argument whose items are places (目标时区列表，… 或城市名)."""
+    d = str(sch.get("description", ""))
+    return sch.get("type") == "array" and ("时区" in d or any(w in d for w in _PLACE_WORDS))
+
+
 def multi_fill(filler: SlotFiller, query: str, reference_time: str, variant: int = 0) -> list[Fill]:
     """One fill, or one per mentioned place when the query joins several ('北京和上海的天气')."""
     base = filler.fill(query, reference_time, variant)
@@ -545,9 +580,11 @@ def multi_fill(filler: SlotFiller, query: str, reference_time: str, variant: int
     place_args = [a for a, s in filler.props.items() if _is_place(a, s)]
     if base.abstained or len(place_args) != 1 or len(places) < 2 or not _CONJ.search(query):
         return [base]
+    if any(_takes_places(s) for s in filler.props.values()):
+        return [base]  # a tool that takes a list of places (to_timezones): the places are its items
     out = []
     for p in places:
         args = dict(base.arguments or {})
         args[place_args[0]] = p.name
-        out.append(Fill(filler.name, args, [], set(base.steps)))
+        out.append(Fill(filler.name, args, [], set(base.steps), base.span))
     return out

@@ -17,7 +17,12 @@ from ..normalize.zones import DURATION_AFTER, ZONE_BEFORE, duration_of, zone
 _TIME_START = re.compile(
     r"[0-9０-９零〇一二两三四五六七八九十今明后昨前大下上这本周星礼月年春中元端清国除圣平七重腊小早晚凌午半农阴冬正立雨惊谷芒夏处白秋寒霜]"
     r"|[去来](?=年)"  # 去年, 来年 (去 and 来 alone start no time: 去北京)
+    # a window said against now (未来三天, 近七天, 最近一周, 过去一周, 接下来三天, 往后五天): read
+    # whole, so its word gives the direction ("最近一周内" is the past week, not "一周内" ahead)
+    r"|未(?=来)|接(?=下来)|往(?=后)|最(?=近)|近(?=[0-9零一二两三四五六七八九十])|过(?=去)"
 )
+# 周天 (Sunday) is not the start of 天气: 这周天气 is this week's weather, not Sunday's
+_WEEK_WEATHER = re.compile(r"(?:周|星期|礼拜)天$")
 _MAX_SPAN = 24  # a full-date range "2025年1月11日至2025年2月11日" is 21 characters
 _NOT_A_COUNT = set("下些点起直样般定共旦边会切同")
 
@@ -80,6 +85,8 @@ def find_times(text: str, reference_time: str) -> tuple[TimeMention, ...]:
         for j in range(min(n, i + _MAX_SPAN), i, -1):
             s = text[i:j]
             if s[-1] in "的，,。 ？?从到去在":
+                continue
+            if text[j : j + 1] == "气" and _WEEK_WEATHER.search(s):
                 continue
             v = parse_absolute(s, tz) or resolve(s, ref)
             if v is not None:

@@ -253,7 +253,7 @@ class SlotParserGenerator:
         tools = [t.openai_function() for t in task.plugin.tools]
         ranked = sorted(self.router.scores(task.query, tools).items(), key=lambda kv: (-kv[1], kv[0]))
         best_missing: list[str] | None = None
-        complete = []
+        readings: list[tuple[set[str | None], list[Call]]] = []
         for name, _ in ranked:
             spec = self.catalog.tool(name)
             filler = SlotFiller(
@@ -261,9 +261,14 @@ class SlotParserGenerator:
             )
             fills = multi_fill(filler, task.query, task.reference_time, variant=round_)
             if all(f.arguments is not None for f in fills):
-                complete.append([Call(name=f.tool, arguments=f.arguments or {}) for f in fills])
+                calls = [Call(name=f.tool, arguments=f.arguments or {}) for f in fills]
+                readings.append(({f.span for f in fills}, calls))
             elif best_missing is None:
                 best_missing = fills[0].missing
+        # a tool that holds the whole span said (未来三天: a start and 天数, 近七天: a start and an end)
+        # before one that keeps only its first day, whatever the router's order; otherwise that order
+        held = any("held" in spans for spans, _ in readings)
+        complete = [c for _, c in sorted(readings, key=lambda r: held and "narrowed" in r[0])]
         if complete:
             calls = complete[min(round_ // 2, len(complete) - 1)]
             return Proposal(self.name, in_event_order(task.query, task.reference_time, calls))
