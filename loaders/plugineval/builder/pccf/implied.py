@@ -91,8 +91,9 @@ def same_items(finder: AlternativeFinder, a: Call, ra: Any, b: Call, rb: Any) ->
     if not isinstance(ra, dict) or not isinstance(rb, dict):
         return False
     ea, eb = set(finder.catalog.tool(a.name).properties), set(finder.catalog.tool(b.name).properties)
-    return _unordered(_strip({k: v for k, v in ra.items() if k not in ea})) == _unordered(
-        _strip({k: v for k, v in rb.items() if k not in eb})
+    return bool(
+        _unordered(_strip({k: v for k, v in ra.items() if k not in ea}))
+        == _unordered(_strip({k: v for k, v in rb.items() if k not in eb}))
     )
 
 

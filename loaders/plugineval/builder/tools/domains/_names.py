@@ -26,11 +26,12 @@ def name_key(s: str) -> str:
 def name_keys(name: str, city: str | None) -> set[str]:
     """The keys a store name is matched on: itself, and with the city prefix shortened or dropped."""
     keys = {name_key(name)}
-    for prefix in (f"{city}市", city) if city else ():
-        if name.startswith(prefix) and len(name) > len(prefix) + 1:
-            rest = name[len(prefix) :]
-            keys |= {name_key(city + rest), name_key(rest)}
-            break
+    if city:
+        for prefix in (f"{city}市", city):
+            if name.startswith(prefix) and len(name) > len(prefix) + 1:
+                rest = name[len(prefix) :]
+                keys |= {name_key(city + rest), name_key(rest)}
+                break
     return keys
 
 

@@ -5,6 +5,8 @@ Chinese and imported films first, then older ones."""
 
 from __future__ import annotations
 
+from typing import Any
+
 FIRST_RELEASE = "2024-10-01"
 # "title|genre" (the genre one of the store's ``MOVIE_GENRES``)
 FILMS: list[tuple[str, str]] = [
@@ -234,7 +236,7 @@ FILMS: list[tuple[str, str]] = [
 ]
 
 
-def retitle(rows: list[tuple], popular: float = 0.45) -> list[tuple]:
+def retitle(rows: list[tuple[Any, ...]], popular: float = 0.45) -> list[tuple[Any, ...]]:
     """``rows`` of ``ent_movies`` (id, title, genre, …, release, end, rating, popularity, director) with
     the popular films released from ``FIRST_RELEASE`` on named after real films of their genre, in
     release order, while the genre's list lasts; the rest keep their names. Only the title changes:

@@ -15,6 +15,7 @@ import math
 import random
 from datetime import date, timedelta
 from functools import lru_cache
+from typing import Any
 
 from plugineval.normalize.holidays import holiday_date
 
@@ -157,14 +158,13 @@ _S = {
     ),
 }
 LISTED: dict[tuple[str, int], list[tuple[str, str, str]]] = {
-    k: [tuple(x.split("|")) for x in v.split()]
-    for k, v in _S.items()  # type: ignore[misc]
+    k: [(a, b, c) for a, b, c in (x.split("|") for x in v.split())] for k, v in _S.items()
 }
 
 
 def stock_rows(
     rng: random.Random, boards: list[tuple[str, tuple[int, int], int, float]], n_days: int
-) -> list:
+) -> list[tuple[Any, ...]]:
     """The ``fin_stocks`` rows: each board's listed companies (``LISTED``) with simulated prices.
 
     The generator once drew a code, an industry and an invented name per stock; those draws are still
