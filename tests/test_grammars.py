@@ -230,3 +230,18 @@ def test_a_train_kind_said_is_a_train_kind_searched() -> None:
             if "{rtype" in p.text or "{ttype" in p.text:
                 continue  # the kind is a slot: its value goes into the call
             assert all("train_type" in c.args for c in p.calls), (sid, p.id, p.text)
+
+
+def test_patterns_that_pack_in_more_values_are_drawn_less_often() -> None:
+    """People give one or two values at once: a pattern saying more is drawn at half the weight per
+    extra value, never excluded."""
+    from plugineval.builder.pccf.candidate import said_weight
+    from plugineval.builder.synth.grammar import Pattern
+
+    def pat(text: str) -> Pattern:
+        return Pattern.model_validate({"id": "p", "text": text, "calls": []})
+
+    assert said_weight(pat("{city}天气")) == said_weight(pat("{day:rel}{city}天气")) == 1.0
+    assert said_weight(pat("{day:rel}{t}{city}到{city2}")) == 0.25
+    assert said_weight(pat("{city}和{city}")) == 1.0  # one value said twice is one value
+    assert said_weight(pat("[订|要]五张{a}{b}{c}{d}{e}")) > 0

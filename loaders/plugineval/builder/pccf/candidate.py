@@ -17,7 +17,7 @@ from plugineval.catalog import Catalog
 from plugineval.schema import Call, Record
 
 from ..synth.consistency import contradiction, same_ends
-from ..synth.grammar import DEEP_STEPS, Pattern, PluginGrammar
+from ..synth.grammar import DEEP_STEPS, SLOT_RE, Pattern, PluginGrammar
 from ..synth.synthesizer import Candidate, instantiate
 from .config import BuildConfig
 from .coverage import Unit, is_multi_call, pattern_difficulty, pattern_steps, patterns_by_split
@@ -201,13 +201,21 @@ async def _process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi:
     }
 
 
+def said_weight(p: Pattern) -> float:
+    """How often a pattern is drawn among its scenario's: people give one or two values at once
+    (blind reviewers rate a request by how much it packs in: 订五张12月24号17:50…影城…店的《…》 reads
+    as a form), so each value the text says beyond two halves the weight."""
+    said = {m.group("name") for m in SLOT_RE.finditer(p.text)}
+    return 2.0 ** -max(0, len(said) - 2)
+
+
 def draft(
     ctx: Context, rng: random.Random, plugin_id: str, scenario: Any, pats: list[Pattern]
 ) -> tuple[Pattern, Candidate | None]:
     """One synthesized draft, every draw from ``rng``: a pattern of ``pats``, a reference time, the
     slots filled from the store (None when they cannot be)."""
     cfg, cat = ctx.cfg, ctx.catalog
-    pattern = rng.choice(pats)
+    pattern = rng.choices(pats, weights=[said_weight(p) for p in pats])[0]
     ref = reference_time(rng, cfg.records.ref_start, cfg.records.ref_end)
     cand = instantiate(
         pattern,
