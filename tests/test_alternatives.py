@@ -415,3 +415,13 @@ def test_the_life_index_and_the_forecast_serve_each_others_umbrella_and_clothing
     )
     back = _other_tool_readings("weather", "明天杭州能穿短袖吗", [li], offered)
     assert "weather_daily_forecast" in [c["name"] for alt in back for c in alt["calls"]]
+
+
+def test_a_past_one_day_said_without_its_year_narrows_the_window_to_that_day() -> None:
+    # train probe: 12月10日那场NBA魔术打赢了吗 asked on 12-14 — the gold's year is this year's (a past
+    # game); the one day the request names is that day, whatever year the bare scanner gives it
+    gold = [Call(name="match_schedule", arguments={"league": "nba", "date_from": "2026-03-15"})]
+    ends = _find("3月15日那场NBA比赛谁赢了", gold).alternatives[0].extra.get("date_to", [])
+    assert "2026-03-15" in ends
+    other = _find("3月16日那场NBA比赛谁赢了", gold).alternatives[0].extra.get("date_to", [])
+    assert "2026-03-15" not in other  # another day said: no narrowing to the gold's start

@@ -171,7 +171,12 @@ async def one_day_end(finder: AlternativeFinder, found: Found, i: int, c: Call, 
             continue
         day = one_day(query, ref)
         found.tried["narrowed"] += 1
-        if day is None or str(c.arguments.get(dd.from_argument, ""))[:10] != day.isoformat():
+        start = str(c.arguments.get(dd.from_argument, ""))[:10]
+        if day is not None and start[5:] == day.isoformat()[5:] and start != day.isoformat():
+            # a year-less day (12月10日那场…赢了吗): its year is the gold's, read from the request's
+            # tense and order of events; the scanner alone takes the next 12月10日
+            day = date.fromisoformat(start)
+        if day is None or start != day.isoformat():
             found.reject("narrowed", "not_in_request")
             continue
         if await finder._run(Call(name=c.name, arguments={**c.arguments, end: day.isoformat()}), ref) is None:
