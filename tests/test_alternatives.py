@@ -404,6 +404,9 @@ def test_the_life_index_and_the_forecast_serve_each_others_umbrella_and_clothing
     fc2 = Call(name="weather_daily_forecast", arguments={"city": "杭州", "date": "2026-03-19"})
     found = _other_tool_readings("weather", "明天去杭州穿短袖行吗", [fc2], offered)
     assert [c["arguments"]["indices"] for alt in found for c in alt["calls"]] == [["dressing"]]
+    # train probe: 穿外套 is a clothing request too (the cue words were 带外套, 穿短袖 only)
+    found = _other_tool_readings("weather", "杭州明天要穿外套吗", [fc2], offered)
+    assert [c["arguments"]["indices"] for alt in found for c in alt["calls"]] == [["dressing"]]
     # a general forecast asks for no index: the life index serves no part of it
     assert _other_tool_readings("weather", "明天丽江天气如何", [fc], offered) == []
     # not offered: none
