@@ -428,3 +428,20 @@ def test_a_past_one_day_said_without_its_year_narrows_the_window_to_that_day() -
     assert "2026-03-15" in ends
     other = _find("3月16日那场NBA比赛谁赢了", gold).alternatives[0].extra.get("date_to", [])
     assert "2026-03-15" not in other  # another day said: no narrowing to the gold's start
+
+
+def test_the_identifier_the_answer_states_for_the_named_entity_is_accepted() -> None:
+    # train probe: 三环集团9月15日到今天能回本不 answered with symbol 300408 (the tool resolves the name
+    # and states the code it used beside the name)
+    gold = [
+        Call(
+            name="stock_history",
+            arguments={"symbol": "三环集团", "start_date": "2026-02-02", "end_date": "2026-03-18"},
+        )
+    ]
+    found = _find("三环集团2月2号到今天涨了多少", gold)
+    assert found.alternatives[0].values.get("symbol") == ["300408"]
+    assert found.tried["stated"] == 1
+    # a gold that already gives the code: nothing to add
+    code = [Call(name="stock_history", arguments={**gold[0].arguments, "symbol": "300408"})]
+    assert "symbol" not in _find("300408 2月2号到今天涨了多少", code).alternatives[0].values

@@ -55,6 +55,7 @@ from .grounding import contrasts, drops_part, is_city, said, said_values, value_
 from .implied import carried, implied
 from .labels import own_words
 from .merge import merged, united
+from .stated import stated_id
 from .widen import keyword_for_category, narrowed, one_day_end, widened, widened_end
 from .wording import wording
 
@@ -253,6 +254,7 @@ class AlternativeFinder:
                 continue
             await self._entailed(found, i, c, query, ref, answer, results[i])
             await wording(self, found, i, c, query, ref, answer, results[i])
+            await stated_id(self, found, i, c, ref, answer, results[i])
             await implied(self, found, gold, i, query, ref, results[i])
             await narrowed(self, found, i, c, ref, results[i])
             await one_day_end(self, found, i, c, query, ref)
