@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import sqlite3
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -16,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 from ..runtime import ToolCtx, handler, stable_unit
 from ._common import CityArgument
+from ._names import ambiguous, name_key
 from .shopping_data import (
     CARRIERS,
     CATEGORIES,
@@ -137,21 +139,33 @@ def _parcel_view(ctx: ToolCtx, p: sqlite3.Row) -> dict[str, Any]:
 
 
 def _product(ctx: ToolCtx, query: str) -> sqlite3.Row:
+    """A product by id (P100206), by full name (索尼MaxZ3 降噪耳机, spaces optional) or by what comes
+    before the noun, brand + series + model as people say it (索尼MaxZ3), when that names one product;
+    else by keywords (every space-separated word in the product's text)."""
     q = query.strip()
-    r = ctx.one("SELECT * FROM shop_products WHERE product_id=? OR name=?", (q.upper(), q))
-    if r is not None:
+    if re.fullmatch(r"[Pp][0-9]{6}", q):
+        r = ctx.one("SELECT * FROM shop_products WHERE product_id=?", (q.upper(),))
+        if r is None:
+            ctx.fail("UNKNOWN_PRODUCT", f"没有编号为 {q} 的商品，请核对编号或改用商品名称")
         return r
-    tokens = [t for t in q.lower().split() if t]
-    if not tokens:
+    if not q:
         ctx.fail("UNKNOWN_PRODUCT", "请提供商品名称或商品编号")
+    key = name_key(q).lower()
+    rows = ctx.query("SELECT * FROM shop_products ORDER BY product_id")
+    for part in (slice(None), slice(0, 1)):  # the full name, then what comes before the noun
+        found = [r for r in rows if name_key("".join(r["name"].split(" ")[part])).lower() == key]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            return ambiguous(ctx, q, "商品", [f"{r['name']}（{r['product_id']}）" for r in found])
+    tokens = q.lower().split()
     sql = "SELECT * FROM shop_products WHERE " + " AND ".join("search_text LIKE ?" for _ in tokens)
-    rows = ctx.query(sql + " ORDER BY monthly_sales DESC", tuple(f"%{t}%" for t in tokens))
-    if not rows:
+    found = ctx.query(sql + " ORDER BY monthly_sales DESC, product_id", tuple(f"%{t}%" for t in tokens))
+    if not found:
         ctx.fail("UNKNOWN_PRODUCT", f"没有找到商品“{q}”，请核对名称或改用商品编号（如 P100001）")
-    if len(rows) > 1:
-        names = "、".join(f"{r['name']}（{r['product_id']}）" for r in rows[:5])
-        ctx.fail("AMBIGUOUS_PRODUCT", f"“{q}”匹配到 {len(rows)} 件商品，请指定其一：{names}")
-    return rows[0]
+    if len(found) > 1:
+        return ambiguous(ctx, q, "商品", [f"{r['name']}（{r['product_id']}）" for r in found])
+    return found[0]
 
 
 # --- handlers --------------------------------------------------------------------------------------
@@ -376,6 +390,33 @@ def _coupon_window(c: sqlite3.Row, d: date) -> tuple[date, date] | None:
     return None
 
 
+def _coupon_key(title: str) -> str:
+    """A coupon title as matched: brackets and spaces dropped, a trailing 券 / 的券 optional."""
+    return re.sub(r"的?券$", "", name_key(title)).lower()
+
+
+def _coupon(ctx: ToolCtx, value: str) -> sqlite3.Row:
+    """A coupon by id (C3001) or by its title as coupon_list shows it (全平台满999减150, 耳机8.8折券;
+    brackets, a trailing 券 or 的券 optional) when one coupon has that title."""
+    v = value.strip()
+    if re.fullmatch(r"[Cc][0-9]{4}", v):
+        c = ctx.one("SELECT * FROM shop_coupons WHERE coupon_id=?", (v.upper(),))
+        if c is None:
+            ctx.fail("UNKNOWN_COUPON", f"没有编号为 {v} 的优惠券，请先用 coupon_list 查询")
+        return c
+    key = _coupon_key(v)
+    found = [
+        c
+        for c in ctx.query("SELECT * FROM shop_coupons ORDER BY coupon_id")
+        if _coupon_key(c["title"]) == key
+    ]
+    if not found:
+        ctx.fail("UNKNOWN_COUPON", f"没有名为“{v}”的优惠券，请先用 coupon_list 查询")
+    if len(found) > 1:
+        return ambiguous(ctx, v, "优惠券", [f"{c['title']}（{c['coupon_id']}）" for c in found])
+    return found[0]
+
+
 @handler("coupon_list")
 def coupon_list(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
     d = date.fromisoformat(args["date"]) if "date" in args else ctx.today
@@ -472,9 +513,7 @@ def secondhand_search(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
 
 @handler("coupon_claim")
 def coupon_claim(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
-    c = ctx.one("SELECT * FROM shop_coupons WHERE coupon_id=?", (args["coupon_id"],))
-    if c is None:
-        ctx.fail("UNKNOWN_COUPON", f"没有编号为 {args['coupon_id']} 的优惠券，请先用 coupon_list 查询")
+    c = _coupon(ctx, str(args["coupon_id"]))
     today = ctx.today
     win = _coupon_window(c, today)
     if win is None:
