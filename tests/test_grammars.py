@@ -245,3 +245,36 @@ def test_patterns_that_pack_in_more_values_are_drawn_less_often() -> None:
     assert said_weight(pat("{day:rel}{t}{city}到{city2}")) == 0.25
     assert said_weight(pat("{city}和{city}")) == 1.0  # one value said twice is one value
     assert said_weight(pat("[订|要]五张{a}{b}{c}{d}{e}")) > 0
+
+
+def test_the_evidence_check_flags_a_pattern_that_keeps_failing_and_passes_one_that_works() -> None:
+    """A pattern is broken when it fails in most of its samples, counted over the extra samples a
+    pattern failing its first few gets (a full session by chance is no broken pattern)."""
+    from plugineval.builder.synth.grammar import PluginGrammar
+
+    def grammar(city: str) -> PluginGrammar:
+        return PluginGrammar.model_validate(
+            {
+                "slots": {"day": {"type": "date", "min_days": 0, "max_days": 3}},
+                "scenarios": {
+                    "tomorrow_weather": {
+                        "patterns": [
+                            {
+                                "id": "p",
+                                "text": f"{{day:rel}}{city}天气",
+                                "calls": [
+                                    {
+                                        "tool": "weather_daily_forecast",
+                                        "args": {"city": city, "date": "{day}"},
+                                    }
+                                ],
+                            }
+                        ]
+                    }
+                },
+            }
+        )
+
+    assert anyio.run(evidence_problems, CAT, grammar("杭州"), "weather_forecast", 3) == []
+    broken = anyio.run(evidence_problems, CAT, grammar("甲乙丙"), "weather_forecast", 3)
+    assert [(p.scenario, p.pattern) for p in broken] == [("tomorrow_weather", "p")]

@@ -117,8 +117,15 @@ async def evidence_problems(
         derived = {
             (sid, pat.id) for sid, sc in grammar.scenarios.items() for pat in sc.patterns if pat.family
         }
-        # a derived reading that failed every sample gets more samples before it is called broken
-        again = {k for k, msgs in fails.items() if k in derived and len(msgs) == seen[k]}
+        # a derived reading that failed every sample, or a pattern that failed most of its few samples
+        # (a booking whose drawn session was full in two of three), gets more samples before it is
+        # called broken: data-dependent failures come by chance, a broken pattern keeps failing
+        again = {
+            k
+            for k, msgs in fails.items()
+            if (len(msgs) == seen[k] if k in derived else len(msgs) * 2 > seen[k])
+            and not any(m.startswith("!") for m in msgs)
+        }
         for sid, pat, c in sample_candidates(catalog, grammar, plugin, 3 * per_pattern, 8, again):
             key = (sid, pat.id)
             seen[key] += 1
