@@ -164,14 +164,15 @@ async def _process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi:
     strengthened = None
     if cfg.stage2.strengthen and DIFF_RANK[observed] < DIFF_RANK[target]:
         lures = g.scenarios[scenario_id].lures or _lures(plugin)
+        plain = cand  # each attempt strengthens the drafted request, never an earlier attempt's
         for attempt in range(2):
             lure = lures[rng.randrange(len(lures))]
             conn = CONNECTORS[rng.randrange(len(CONNECTORS))].format(lure=lure)
             strong = Candidate(
-                **{**cand.__dict__, "query": conn + cand.query, "masked": conn + cand.masked, "lure": lure}
+                **{**plain.__dict__, "query": conn + plain.query, "masked": conn + plain.masked, "lure": lure}
             )
             if ctx.llm is not None and ctx.llm.has("strengthener"):
-                rewritten = await _llm_strengthen(ctx, cand, plugin, scenario, lures, attempt)
+                rewritten = await _llm_strengthen(ctx, plain, plugin, scenario, lures, attempt)
                 if rewritten is None:
                     continue
                 strong = rewritten
