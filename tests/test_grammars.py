@@ -278,3 +278,20 @@ def test_the_evidence_check_flags_a_pattern_that_keeps_failing_and_passes_one_th
     assert anyio.run(evidence_problems, CAT, grammar("杭州"), "weather_forecast", 3) == []
     broken = anyio.run(evidence_problems, CAT, grammar("甲乙丙"), "weather_forecast", 3)
     assert [(p.scenario, p.pattern) for p in broken] == [("tomorrow_weather", "p")]
+
+
+def test_values_whose_digits_would_run_together_are_kept_apart() -> None:
+    """MF1511 then 1月2日 read as MF15111月2日 (train round): a space keeps them apart; values that
+    do not touch digits are joined as written."""
+    from plugineval.builder.synth.slots import SlotValue
+    from plugineval.builder.synth.synthesizer import _said
+
+    vals = {
+        "f": SlotValue("MF1511", "MF1511"),
+        "d": SlotValue("2026-01-02", "1月2日"),
+        "c": SlotValue("北京", "北京"),
+    }
+    assert _said("{f}{d}晚点了吗", vals) == "MF1511 1月2日晚点了吗"
+    assert _said("{d}{f}晚点了吗", vals) == "1月2日MF1511晚点了吗"
+    assert _said("{c}{d}天气", vals) == "北京1月2日天气"
+    assert _said("{f}2号航站楼", vals) == "MF1511 2号航站楼"

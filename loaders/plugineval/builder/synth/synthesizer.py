@@ -72,6 +72,29 @@ def _dependency_order(forms: dict[str, str | None], grammar: PluginGrammar) -> l
     return order
 
 
+_ALNUM_END = re.compile(r"[A-Za-z0-9]$")
+_DIGIT_START = re.compile(r"^[0-9]")
+
+
+def _said(text: str, vals: dict[str, SlotValue]) -> str:
+    """The request with its slots said; two values whose digits would run together (MF1511 and
+    1月2日 read as MF15111月2日) are kept apart by a space, as people type them."""
+    out: list[str] = []
+    pos = 0
+    for m in SLOT_RE.finditer(text):
+        out.append(text[pos : m.start()])
+        surface = vals[m.group("name")].surface
+        if _ALNUM_END.search("".join(out)) and _DIGIT_START.match(surface):
+            out.append(" ")
+        out.append(surface)
+        pos = m.end()
+    rest = text[pos:]
+    if pos > 0 and _ALNUM_END.search("".join(out)) and _DIGIT_START.match(rest):
+        out.append(" ")
+    out.append(rest)
+    return "".join(out).strip()
+
+
 FILL_ATTEMPTS = 4
 
 
@@ -113,7 +136,7 @@ def instantiate(
     used_in_text = {m.group("name") for m in SLOT_RE.finditer(pattern.text)}
     choice = [rng.randrange(len(g)) for g in alternatives(pattern.text)]
     text = expand(pattern.text, choice)
-    query = SLOT_RE.sub(lambda m: vals[m.group("name")].surface, text).strip()
+    query = _said(text, vals)
     masked = SLOT_RE.sub(lambda m: f"<{m.group('name')}>", text).strip()
     steps: set[str] = set(pattern.steps)
     for name in SLOT_RE.findall(pattern.text):
