@@ -126,6 +126,9 @@ def test_every_record_is_sound(release: Path) -> None:
             assert ev["missing"] == r.verification["missing"]
         if r.kind != "positive":
             assert r.difficulty_basis.type == "behavioral" and r.difficulty_basis.K == 5
+            st = r.verification.get("strengthened")
+            if st is not None:  # the lure is said in the request itself, no preamble glued in front
+                assert st["lure"] in r.query and not r.query.startswith(st["lure"] + "先不看了"), r.query
         else:
             assert r.verification["generator"] in ("slot_parser", "template_retriever")  # never 'intended'
 

@@ -62,16 +62,19 @@ def test_detectors_are_linear_on_long_text() -> None:
 
 
 def test_the_offline_strengthener_mentions_the_target_as_people_do() -> None:
-    """Strengthened negatives read 之前问过查询某城市某天的，现在想问：… (final validation sample's raters
-    and reference reviewer): the connectors set the target's business aside, and a lure is a word
-    people say (the plugin's name or an authored lure), never a cut of a description."""
-    from plugineval.builder.pccf.candidate import CONNECTORS, _lures
+    """Strengthened negatives read 之前问过查询某城市某天的，现在想问：… and later 酒店先不看了，… (blind
+    raters: a scripted topic switch): the offline strengthener glues nothing in front — it draws
+    another of the scenario's own patterns that says a lure word; a lure is a word people say (the
+    plugin's name or an authored lure), never a cut of a description."""
+    import inspect
+
+    from plugineval.builder.pccf import candidate
+    from plugineval.builder.pccf.candidate import _lures
     from plugineval.catalog import load_catalog
 
-    for conn in CONNECTORS:
-        text = conn.format(lure="电影票") + "讲个笑话"
-        assert not forms_of(text), (conn, forms_of(text))
-        assert "（" not in conn and "说到" not in conn
+    assert not hasattr(candidate, "CONNECTORS")
+    src = inspect.getsource(candidate._process)
+    assert "+ plain.query" not in src and "draft(ctx, rng, plugin_id, scenario, lured)" in src
     for plugin in load_catalog().plugins:
         for lure in _lures(plugin):
             assert lure == plugin.name and not any(s.description.startswith(lure) for s in plugin.scenarios)

@@ -42,7 +42,6 @@ from .stage1 import StageOne, Verification
 # how a person mentions the target's business while asking for something else (the offline
 # strengthener's surface similarity): setting it aside, never a backstory (之前问过…现在想问) or a
 # parenthesis of description text — blind raters of validation read those as generated
-CONNECTORS = ("{lure}先不看了，", "{lure}的事等会儿再说，", "不查{lure}了，")
 # the packages whose code (and data files) decides a candidate's result (``fingerprint``)
 FINGERPRINT_PACKAGES = (
     "plugineval.builder.pccf",
@@ -165,17 +164,26 @@ async def _process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi:
     if cfg.stage2.strengthen and DIFF_RANK[observed] < DIFF_RANK[target]:
         lures = g.scenarios[scenario_id].lures or _lures(plugin)
         plain = cand  # each attempt strengthens the drafted request, never an earlier attempt's
+        lured = [p for p in pats if any(w in p.text for w in lures)]
         for attempt in range(2):
-            lure = lures[rng.randrange(len(lures))]
-            conn = CONNECTORS[rng.randrange(len(CONNECTORS))].format(lure=lure)
-            strong = Candidate(
-                **{**plain.__dict__, "query": conn + plain.query, "masked": conn + plain.masked, "lure": lure}
-            )
             if ctx.llm is not None and ctx.llm.has("strengthener"):
                 rewritten = await _llm_strengthen(ctx, plain, plugin, scenario, lures, attempt)
                 if rewritten is None:
                     continue
-                strong = rewritten
+                strong, lure, drawn = rewritten, "llm", pattern
+            else:
+                # offline: another draft of the scenario's own patterns that says a lure word as people
+                # do (经济型和高档酒店差在哪 for the hotel plugin) — a topic-switch preamble glued in front
+                # (酒店先不看了，…) read as scripted to every blind rater
+                if not lured:
+                    break
+                drawn, drafted = draft(ctx, rng, plugin_id, scenario, lured)
+                said = [w for w in lures if drafted is not None and w in drafted.query]
+                if drafted is None or not said or drafted.query == plain.query:
+                    continue
+                if contradiction(cat, drafted.query, drafted.reference_time, drafted.intended_calls):
+                    continue
+                strong, lure = Candidate(**{**drafted.__dict__, "lure": said[0]}), said[0]
             v2 = await ctx.stage1.verify(strong, plugin, scenario, db)
             if not v2.accepted:
                 continue
@@ -183,6 +191,7 @@ async def _process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi:
             if p2 < p:
                 strengthened = {"lure": lure, "attempt": attempt + 1, "p_K_before": p, "p_K_after": p2}
                 rec, p, cand, observed = rec2, p2, strong, difficulty_of_pk(p2)
+                base["pattern"] = drawn.id
             if DIFF_RANK[observed] >= DIFF_RANK[target]:
                 break
         if strengthened is not None:
