@@ -445,3 +445,23 @@ def test_the_identifier_the_answer_states_for_the_named_entity_is_accepted() -> 
     # a gold that already gives the code: nothing to add
     code = [Call(name="stock_history", arguments={**gold[0].arguments, "symbol": "300408"})]
     assert "symbol" not in _find("300408 2月2号到今天涨了多少", code).alternatives[0].values
+
+
+def test_the_category_of_the_one_item_found_is_what_the_request_asks_for() -> None:
+    # train probe: 南京禄口机场1公里内评分高的火锅 answered with category restaurant beside the keyword;
+    # one hotpot place found — the kind of thing it is, as a category filter, changes nothing
+    gold = [
+        Call(
+            name="poi_search_nearby",
+            arguments={
+                "city": "南京",
+                "keyword": "火锅",
+                "near": "禄口机场",
+                "radius_m": 1000,
+                "sort_by": "rating",
+            },
+        )
+    ]
+    found = _find("南京禄口机场1公里内评分高的火锅", gold)
+    assert found.alternatives[0].extra.get("category") == ["restaurant"]
+    assert "cafe" not in found.alternatives[0].extra.get("category", [])

@@ -279,7 +279,9 @@ class AlternativeFinder:
                 out += [v for s, v in sorted(ann.aliases.items(), key=lambda kv: -len(kv[0])) if s in query]
             out += [v for v in sch["enum"] if isinstance(v, str) and len(v) > 2 and v in query]
         if sch.get("type") in ("string", "integer", "number", None):
-            out += shared_values(result, arg)
+            # the kind of thing every item found is (火锅 near the airport: one restaurant found): for a
+            # category argument one item shows it as well as many — it is what the request asks for
+            out += shared_values(result, arg, least=1) if _CATEGORY.match(arg) else shared_values(result, arg)
             # a fact the answer states of the one entity the call names (2106号台风: year 2021;
             # stock 300122: market sz) — the answer's own top-level field of that name
             top = result.get(arg) if isinstance(result, dict) else None
