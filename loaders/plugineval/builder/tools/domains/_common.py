@@ -10,9 +10,12 @@ if TYPE_CHECKING:
     from ..runtime import ToolCtx
 
 # The signed-in account a booking is made for when the caller leaves the person out: its holder (the
-# catalog's ``default: 本人`` for a name) and the phone bound to it (a contact phone left out).
+# catalog's ``default: 本人`` for a name), the phone bound to it (a contact phone left out) and the
+# home address saved on it (a service or delivery address left out; the city is still said, so the
+# same street address stands for the account's home in whichever city the call names).
 ACCOUNT_HOLDER = "本人"
 ACCOUNT_PHONE = "13957108826"
+ACCOUNT_ADDRESS = "锦绣家园5栋1单元802"
 
 # name: (latitude, longitude, tier). Mainland cities the stores cover.
 CITIES: dict[str, tuple[float, float, int]] = {

@@ -17,7 +17,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..runtime import ToolCtx, handler, stable_unit
-from ._common import ACCOUNT_HOLDER, ACCOUNT_PHONE, CITIES, CityArgument, hhmm, parse_hhmm
+from ._common import ACCOUNT_ADDRESS, ACCOUNT_HOLDER, ACCOUNT_PHONE, CITIES, CityArgument, hhmm, parse_hhmm
 from .food_data import (
     CARRIER_NAMES,
     HOURLY_RATE,
@@ -188,7 +188,8 @@ def takeout_place_order(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
         when = when.astimezone(CN).replace(tzinfo=None) if when.tzinfo else when
         if when < now + timedelta(minutes=30):
             ctx.fail("DELIVERY_TIME_TOO_SOON", "预约送达时间需晚于当前时间至少 30 分钟")
-    km, fee, eta = _delivery(r, _address_point(city, args["address"]), when)
+    address = args.get("address", ACCOUNT_ADDRESS)  # left out: the account's saved home address
+    km, fee, eta = _delivery(r, _address_point(city, address), when)
     if km > RADIUS_KM:
         ctx.fail(
             "OUT_OF_DELIVERY_RANGE", f"{r['name']}距离配送地址约 {km} 公里，超出 {RADIUS_KM:g} 公里配送范围"
@@ -230,7 +231,7 @@ def takeout_place_order(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
     order_id = f"T{now:%Y%m%d%H%M}{(n['n'] if n else 0) + 1:03d}"
     ctx.db.execute(
         "INSERT INTO food_orders VALUES (?,?,?,?,?)",
-        (order_id, r["restaurant_id"], now.isoformat(), total, args["address"]),
+        (order_id, r["restaurant_id"], now.isoformat(), total, address),
     )
     arrive = when if "deliver_at" in args else now + timedelta(minutes=eta)
     return {
@@ -241,6 +242,7 @@ def takeout_place_order(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
         "packing_fee_cny": packing,
         "delivery_fee_cny": fee,
         "total_cny": total,
+        "address": address,
         "distance_km": km,
         "estimated_arrival": _iso(arrive.replace(second=0, microsecond=0)),
         "status": "placed",
@@ -459,6 +461,7 @@ def mobile_recharge(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
 @handler("housekeeping_book")
 def housekeeping_book(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
     city = _city(ctx, args["city"])
+    address = args.get("address", ACCOUNT_ADDRESS)  # left out: the account's saved home address
     service, hours = args["service_type"], int(args["hours"])
     zh, factor, min_hours = SERVICES[service]
     if hours < min_hours:
@@ -503,6 +506,7 @@ def housekeeping_book(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
         "start_time": hhmm(start),
         "end_time": hhmm(end),
         "hours": hours,
+        "address": address,
         "worker": {"name": chosen["name"], "rating": chosen["rating"], "years_experience": chosen["years"]},
         "price_cny": float(price),
         "status": "confirmed",
