@@ -25,7 +25,9 @@ SCHEMA_VERSION = "1.0"
 #   schema check; a string past the normalizers' cap (1,024 characters) is decided without normalizing
 #   and shown shortened in reports; a number too large for a float is no number; an offset past 3,650
 #   (a code run into 十二天前) is no date
-JUDGE_VERSION = "1.3.0"
+# 1.3.1: the store's names follow the real world (restaurants are real chains: 海底捞火锅, 喜茶万象城店):
+#   the gazetteer of names with and without a generic suffix (data/entities.json) is regenerated from them
+JUDGE_VERSION = "1.3.1"
 # scorer 1.1.0: a positive's entry carries its counted inference steps (`steps`), and the metrics are
 #   broken down by step (`by.steps`: recall per calendar_fact, date_arithmetic, timezone_conversion …)
 SCORER_VERSION = "1.1.0"
