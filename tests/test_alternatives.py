@@ -465,3 +465,15 @@ def test_the_category_of_the_one_item_found_is_what_the_request_asks_for() -> No
     found = _find("南京禄口机场1公里内评分高的火锅", gold)
     assert found.alternatives[0].extra.get("category") == ["restaurant"]
     assert "cafe" not in found.alternatives[0].extra.get("category", [])
+
+
+def test_a_one_day_window_may_run_one_day_on_where_that_finds_the_same_matches() -> None:
+    # train probe (and the final sample): 4月26号英超曼联比分多少 searched to the 27th for a kick-off after
+    # midnight Beijing time — it finds what the one day finds, so it answers the request as well
+    gold = [Call(name="match_schedule", arguments={"league": "nba", "date_from": "2026-03-15"})]
+    ends = _find("3月15日那场NBA比赛谁赢了", gold).alternatives[0].extra.get("date_to", [])
+    assert {"2026-03-15", "2026-03-16"} <= set(ends)  # no games on the 16th in the store
+    # where the next day has matches of its own, the longer window answers otherwise
+    busy = [Call(name="match_schedule", arguments={"league": "nba", "date_from": "2026-03-14"})]
+    ends = _find("3月14日那场NBA比赛谁赢了", busy).alternatives[0].extra.get("date_to", [])
+    assert "2026-03-14" in ends and "2026-03-15" not in ends

@@ -179,9 +179,19 @@ async def one_day_end(finder: AlternativeFinder, found: Found, i: int, c: Call, 
         if day is None or start != day.isoformat():
             found.reject("narrowed", "not_in_request")
             continue
-        if await finder._run(Call(name=c.name, arguments={**c.arguments, end: day.isoformat()}), ref) is None:
+        one = Call(name=c.name, arguments={**c.arguments, end: day.isoformat()})
+        if await finder._run(one, ref) is None:
             continue  # the tool refuses it
         found.add(i, "extra", end, day.isoformat())
+        # a window one day longer that finds exactly what the one day finds (a match said by its date
+        # whose kick-off may fall after midnight Beijing time: 曼联昨天输没输 searched to today)
+        later = (day + timedelta(days=1)).isoformat()
+        if later not in found.alternatives[i].extra.get(end, []):
+            found.tried["narrowed"] += 1
+            wider = Call(name=c.name, arguments={**c.arguments, end: later})
+            same = await finder._answer(wider, ref)
+            if same is not None and same == await finder._answer(one, ref):
+                found.add(i, "extra", end, later)
 
 
 async def narrowed(finder: AlternativeFinder, found: Found, i: int, c: Call, ref: str, result: Any) -> None:
