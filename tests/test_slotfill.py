@@ -345,3 +345,16 @@ def test_a_clock_time_exposes_no_misread_count() -> None:
     assert len(fills) == 1
     w = CAT.tool("weather_daily_forecast")  # a tool with one place: one call per city, as before
     assert len(multi_fill(SlotFiller(w.openai_function(), w.annotations), "北京和上海明天天气", REF)) == 2
+
+
+def test_a_range_to_now_ends_today_and_starts_on_the_last_such_day() -> None:
+    # train probe: 济南9月14日以来旱不旱 read as 9月14日 alone (and as next year's), so the gold asked
+    # about one day of a month-long question
+    ref = "2025-10-06T10:00:00+08:00"
+    t = CAT.tool("weather_history_query")
+    f = SlotFiller(t.openai_function(), t.annotations)
+    args = f.fill("济南9月14日以来旱不旱", ref).arguments
+    assert args == {"city": "济南", "start_date": "2025-09-14", "end_date": "2025-10-06"}
+    assert f.fill("3月1号至今济南下了几天雨", ref).arguments["start_date"] == "2025-03-01"
+    # no range said: the day alone, as before
+    assert f.fill("济南9月14日下雨了吗", ref).arguments.get("end_date") is None

@@ -17,7 +17,7 @@ from ..normalize import normalize_text
 from ..normalize.places import all_facilities
 from ..normalize.timeexpr import TimeValue
 from .implied import implied_today
-from .spans import directed, direction, hours_said, is_clock, span_days
+from .spans import directed, direction, hours_said, is_clock, since, span_days
 from .textscan import (
     TimeMention,
     find_places,
@@ -200,6 +200,7 @@ class SlotFiller:
         steps: set[str] = set(ref_steps)
         self._fill_times(args, steps, times, variant)
         self._countdown(args, steps, query, times, reference_time)
+        self._since(args, steps, query, times, reference_time)
         self._next_clock(args, steps, times, reference_time)
         self._today(args, steps, query, reference_time)
         self._fill_places(args, steps, query, places, variant)
@@ -305,6 +306,15 @@ class SlotFiller:
             return
         args[start], args[end] = today, day
         steps.add("relative_time")
+
+    def _since(
+        self, args: dict[str, Any], steps: set[str], query: str, times: tuple[TimeMention, ...], ref: str
+    ) -> None:
+        """A range to now (9月14日以来) for a tool with a start and an end date: the end is today."""
+        dates = [a for a, s in self.props.items() if s.get("format") == "date"]
+        if len(dates) == 2 and (got := since(query, times, ref)) is not None:
+            args[dates[0]], args[dates[1]] = got
+            steps.add("relative_time")
 
     def _today(self, args: dict[str, Any], steps: set[str], query: str, reference_time: str) -> None:
         """A required fact-of-the-day date no time word names, asked in the present tense (北京天气,

@@ -108,3 +108,23 @@ def hours_said(sch: dict[str, Any], times: tuple[TimeMention, ...]) -> float | i
     if sch.get("type") == "integer":
         return int(h) if h.is_integer() and h >= 1 else None
     return h
+
+
+_SINCE = re.compile(r"^\s*(?:以来|至今|到现在|到今天为止)")
+
+
+def since(query: str, times: tuple[TimeMention, ...], reference_time: str) -> tuple[str, str] | None:
+    """A range from one day to now (9月14日以来, 3月1号至今): that day — its last occurrence, never a
+    future one — and today; None where the request says no such range."""
+    if len(times) != 1 or times[0].value.kind != "date" or not _SINCE.match(query[times[0].end :]):
+        return None
+    start = times[0].value.start
+    today = date.fromisoformat(reference_time[:10])
+    if not isinstance(start, date):
+        return None
+    if start > today:
+        try:
+            start = start.replace(year=start.year - 1)
+        except ValueError:  # 29 February
+            return None
+    return (start.isoformat(), today.isoformat()) if start < today else None
