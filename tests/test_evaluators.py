@@ -244,3 +244,38 @@ def test_stage_one_takes_the_booking_the_query_asks_for_not_a_listing() -> None:
     for c, v in results:
         assert v.accepted and [x.name for x in v.gold] == ["movie_book_seats"], (c.query, v.gold)
         assert v.intended_differs is False
+
+
+def test_a_longer_list_than_a_splittable_check_takes_is_no_negative() -> None:
+    """Six drugs for a five-drug interaction check (train round C): overlapping checks of five cover
+    every pair, so the request crosses no limit a careful grader holds — the neg_C draft is refused
+    as ``limit_splittable``; a list that filters one search (exclusions) is not splittable."""
+    import anyio
+
+    from plugineval.builder.pccf.config import BuildConfig
+    from plugineval.builder.pccf.stage1 import StageOne
+    from plugineval.builder.synth.synthesizer import Candidate
+    from plugineval.builder.tools.server import ToolExecutor
+    from plugineval.builder.tools.store import Store
+    from plugineval.schema import Call
+
+    assert CAT.plugin("drug_info").boundary("max_drugs").splittable
+    assert not CAT.plugin("recipe_finder").boundary("max_exclusions").splittable
+    cfg = BuildConfig.load(None)
+    plugin = CAT.plugin("drug_info")
+    scen = next(s for s in plugin.scenarios if s.id == "too_many_drugs")
+    drugs = ["阿司匹林", "二甲双胍", "甲硝唑", "右美沙芬", "布洛芬", "对乙酰氨基酚"]
+    cand = Candidate(
+        query="、".join(drugs) + "一起吃安全吗", plugin="drug_info", scenario=scen.id, kind="neg_C",
+        pattern="t", reference_time="2026-03-18T09:30:00+08:00",
+        intended_calls=[Call(name="drug_interaction_check", arguments={"drugs": drugs})],
+        declared_steps=[], masked="", slots={}, surfaces={},
+    )  # fmt: skip
+    db = Store.open([CAT.domain_of_plugin("drug_info")], cfg.store_seed).readonly_connection()
+
+    async def go() -> Any:
+        async with ToolExecutor(CAT, cfg.store_seed) as ex:
+            return await StageOne(cfg.stage1, CAT, ex, [], None, None).verify(cand, plugin, scen, db)
+
+    v = anyio.run(go)
+    assert not v.accepted and v.reason == "limit_splittable"

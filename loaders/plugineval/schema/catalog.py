@@ -155,6 +155,10 @@ class Boundary(StrictModel):
     end_argument: str | None = None
     violation: Scalar | None = None
     """A violating value, for kinds where one cannot be derived (allowed_values, place_scope)."""
+    splittable: bool = False
+    """max_items: a list the read-only tool answers item by item or pair by pair (drugs checked for
+    interactions, cities converted): calls over parts of the list answer the whole request, so a
+    longer list crosses no limit a careful grader would hold (never a list that filters one search)."""
 
     @model_validator(mode="after")
     def _check_kind_fields(self) -> Boundary:

@@ -442,6 +442,9 @@ class StageOne:
             if not stated:
                 return Verification(False, "limit_not_disclosed", evidence=ev)
             read_only = not any(plugin.tool(t).stateful for t in hit)
+            if b.kind == "max_items" and read_only and b.splittable:
+                # 6 drugs for a 5-drug check: overlapping checks of five cover every pair
+                return Verification(False, "limit_splittable", evidence=ev)
             if b.kind == "max_span_days" and read_only:
                 # a span per call limits no read: two calls over the halves answer the request whole
                 return Verification(False, "limit_splittable", evidence=ev)
