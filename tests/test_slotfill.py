@@ -365,3 +365,13 @@ def test_live_is_a_concert() -> None:
     # category drama an accepted extra and the model's concert a failure)
     args = _fill("show_search", "周末在洛阳去哪玩，有live吗")
     assert args is not None and args["category"] == "concert"
+
+
+def test_a_university_named_after_a_place_is_no_mention_of_the_place() -> None:
+    # train probe: 浙江大学坐地铁到杭州东站 read as city 浙江 and station 大学
+    from plugineval.baselines.textscan import find_places
+
+    assert [p.text for p in find_places("浙江大学坐地铁到杭州东站")] == ["杭州"]
+    assert [p.text for p in find_places("北京的大学有哪些")] == ["北京"]
+    args = _fill("metro_route", "浙江大学坐地铁到杭州东站")
+    assert args is not None and args["from_station"] == "浙江大学" and args["city"] == "杭州"

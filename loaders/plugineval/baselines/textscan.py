@@ -158,6 +158,9 @@ def _place_index() -> tuple[re.Pattern[str], dict[str, str]]:
 # (医保定点 holds no 保定, 三明治 no 三明, 未开封 no 开封, 大理石 no 大理).
 NOT_PLACES = ("医保", "三明治", "未开封", "没开封", "已开封", "大同小异", "长治久安", "大理石")
 _NOT_PLACES_RX = re.compile("|".join(map(re.escape, NOT_PLACES)))
+# a university named after its province or city (浙江大学, 武汉大学) names the campus, not the place: a
+# place it implies comes from the store's landmarks (``landmark_cities``), never from the name's head
+_INSTITUTION = ("大学",)
 
 
 def find_places(text: str) -> list[PlaceMention]:
@@ -170,6 +173,8 @@ def find_places(text: str) -> list[PlaceMention]:
     for m in rx.finditer(text):
         a, b = m.start(), m.end()
         if any(ws < b and we > a and (ws < a or we > b) for ws, we in words):
+            continue
+        if text.startswith(_INSTITUTION, b):
             continue
         s = m.group(0)
         out.append(PlaceMention(names[s], a, b, s, "implicit_entity" if s in NICKNAMES else None))
