@@ -98,20 +98,27 @@ def city_alike(
     """A place named with or without the call's own city — or its nickname — in front (成都大熊猫基地 /
     大熊猫基地, 成都市中心 / 市中心, 蓉城红灯笼粤菜馆 / 红灯笼粤菜馆, 丽江万达影城万象城店 /
     万达影城万象城店, with ``city: 成都`` / ``丽江``): the same place. Only the gold call's ``city``
-    counts, so 北京烤鸭店 stays apart from 烤鸭店 elsewhere."""
+    counts, so 北京烤鸭店 stays apart from 烤鸭店 elsewhere. And one of the store's landmarks by another
+    of its names (成都远洋太古里 / 太古里; 上海外滩 / 外滩 with no city given): ``same_landmark``."""
     city = gold_args.get("city")
-    if arg == "city" or type(pv) is not str or type(city) is not str or spec.enum or spec.time_valued:
+    if arg == "city" or type(pv) is not str or spec.enum or spec.time_valued:
         return None
-    from ..normalize import canonical_place
-    from ..normalize.places import CITY_NICKNAMES
+    if type(city) is str:
+        from ..normalize import canonical_place
+        from ..normalize.places import CITY_NICKNAMES
 
-    base = canonical_place(city) or city
-    nicks = {n for n, c in CITY_NICKNAMES.items() if c == base}
-    cities = tuple(sorted({city, base, base + "市", *nicks}, key=len, reverse=True))
-    mine = _unprefixed(pv.strip(), cities)
+        base = canonical_place(city) or city
+        nicks = {n for n, c in CITY_NICKNAMES.items() if c == base}
+        cities = tuple(sorted({city, base, base + "市", *nicks}, key=len, reverse=True))
+        mine = _unprefixed(pv.strip(), cities)
+        for g in accepted:
+            if type(g) is str and mine & _unprefixed(g.strip(), cities):
+                return Reason.NORMALIZED, f"the same place with or without the city {base}"
+    from ._entities import same_landmark
+
     for g in accepted:
-        if type(g) is str and mine & _unprefixed(g.strip(), cities):
-            return Reason.NORMALIZED, f"the same place with or without the city {base}"
+        if type(g) is str and (why := same_landmark(pv, g, city if type(city) is str else None)) is not None:
+            return Reason.NORMALIZED, why
     return None
 
 
