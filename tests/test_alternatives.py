@@ -477,3 +477,22 @@ def test_a_one_day_window_may_run_one_day_on_where_that_finds_the_same_matches()
     busy = [Call(name="match_schedule", arguments={"league": "nba", "date_from": "2026-03-14"})]
     ends = _find("3月14日那场NBA比赛谁赢了", busy).alternatives[0].extra.get("date_to", [])
     assert "2026-03-14" in ends and "2026-03-15" not in ends
+
+
+def test_a_request_that_names_no_mode_is_served_by_rail_and_coach_alike() -> None:
+    # train probe and final sample: 厦门回佛山有车吗 / 海口到东莞车 accepted one transport tool only —
+    # 车 names no mode; a request that names its mode (动车, 大巴) stays with that plugin
+    off = ["train_search_tickets", "coach_search", "flight_search"]
+    coach = [
+        Call(name="coach_search", arguments={"date": "2026-03-26", "from_city": "厦门", "to_city": "佛山"})
+    ]
+    found = _other_tool_readings("travel", "3月26日厦门回佛山有车吗", coach, off)
+    assert [c["name"] for alt in found for c in alt["calls"]] == ["train_search_tickets"]
+    rail = [Call(name="train_search_tickets", arguments={**coach[0].arguments})]
+    assert [
+        c["name"]
+        for alt in _other_tool_readings("travel", "3月26日厦门到佛山的车", rail, off)
+        for c in alt["calls"]
+    ] == ["coach_search"]
+    assert _other_tool_readings("travel", "3月26日厦门到佛山的动车", rail, off) == []
+    assert _other_tool_readings("travel", "3月26日厦门到佛山的大巴", coach, off) == []

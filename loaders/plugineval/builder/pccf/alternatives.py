@@ -511,6 +511,9 @@ class AlternativeFinder:
             q for p in gold_plugins if p in retriever.grammars for q in retriever.grammars[p].serves_also
         }
         plugins = sorted(({self.catalog.plugin_of_tool(t).id for t in offered} & declared) - gold_plugins)
+        modes = [w for p in gold_plugins if p in retriever.grammars for w in retriever.grammars[p].modes]
+        if any(w in task.query for w in modes):
+            return []  # the request names the gold's own mode (动车): no other plugin serves it
         need = free_values(self.catalog, gold)
         out: list[dict[str, Any]] = []
         for pid in plugins:

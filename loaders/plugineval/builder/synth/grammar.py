@@ -136,6 +136,10 @@ class PluginGrammar(StrictModel):
     serves_also: list[str] = Field(default_factory=list)
     """Other plugins whose tools serve this plugin's requests too (the metro guide's route beside the
     route planner's transit route): Stage I tries them, when offered, for ``alternative_calls``."""
+    modes: list[str] = Field(default_factory=list)
+    """Words that name this plugin's own mode (高铁, 动车 for rail): a request that says one is this
+    plugin's alone, and no ``serves_also`` plugin is tried for it (海口到东莞的车 is rail or coach;
+    海口到东莞的动车 is rail)."""
 
     @model_validator(mode="after")
     def _check_slots(self) -> PluginGrammar:
