@@ -164,7 +164,7 @@ async def _process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi:
     if cfg.stage2.strengthen and DIFF_RANK[observed] < DIFF_RANK[target]:
         lures = g.scenarios[scenario_id].lures or _lures(plugin)
         plain = cand  # each attempt strengthens the drafted request, never an earlier attempt's
-        lured = [p for p in pats if any(w in p.text for w in lures)]
+        lured = [x for x in pats if any(w in x.text for w in lures)]
         for attempt in range(2):
             if ctx.llm is not None and ctx.llm.has("strengthener"):
                 rewritten = await _llm_strengthen(ctx, plain, plugin, scenario, lures, attempt)
