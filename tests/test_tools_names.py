@@ -5,33 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import anyio
+from test_tools import _run
 
-from plugineval.builder.tools.server import ToolExecutor
 from plugineval.builder.tools.store import Store
-from plugineval.catalog import load_catalog
-
-CAT = load_catalog()
-
-
-def _run(calls: list[tuple[str, dict[str, Any], str]]) -> list[Any]:
-    async def go() -> list[Any]:
-        async with ToolExecutor(CAT) as ex:
-            out = []
-            for name, args, ref in calls:
-                ex.reset_state()
-                out.append(await ex.call(name, args, ref))
-            return out
-
-    return anyio.run(go)
 
 
 def _by_name(tool: str, arg: str, ref: str, base: dict[str, Any], id_: str, names: list[str]) -> list[Any]:
     """Call with the id, then each name: every name gives the id's answer."""
     outs = _run([(tool, {**base, arg: v}, ref) for v in [id_, *names]])
     assert outs[0].ok, outs[0].error_message
-    for o in outs[1:]:
-        assert o.ok and o.result == outs[0].result, o.error_message
+    for name, o in zip(names, outs[1:], strict=True):
+        assert o.ok and o.result == outs[0].result, (name, o.error_message)
     return outs
 
 

@@ -3,41 +3,8 @@ answer as with the id; an unknown name refused as unknown, a name of several ref
 
 from __future__ import annotations
 
-from typing import Any
-
-import anyio
-
-from plugineval.builder.tools.server import ToolExecutor
-from plugineval.catalog import load_catalog
-
-CAT = load_catalog()
-
-
-def _run(calls: list[tuple[str, dict[str, Any], str]]) -> list[Any]:
-    async def go() -> list[Any]:
-        async with ToolExecutor(CAT) as ex:
-            out = []
-            for name, args, ref in calls:
-                ex.reset_state()
-                out.append(await ex.call(name, args, ref))
-            return out
-
-    return anyio.run(go)
-
-
-def _by_name(tool: str, arg: str, ref: str, base: dict[str, Any], id_: str, names: list[str]) -> None:
-    """Call with the id, then each name: every name gives the id's answer."""
-    outs = _run([(tool, {**base, arg: v}, ref) for v in [id_, *names]])
-    assert outs[0].ok, outs[0].error_message
-    for name, o in zip(names, outs[1:], strict=True):
-        assert o.ok and o.result == outs[0].result, (name, o.error_message)
-
-
-def _refused(tool: str, args: dict[str, Any], ref: str) -> tuple[str, str]:
-    (o,) = _run([(tool, args, ref)])
-    assert not o.ok
-    return str(o.error_code), str(o.error_message)
-
+from test_tools import CAT
+from test_tools_names import _by_name, _refused
 
 PH_REF = "2025-11-20T19:00:00+08:00"
 PH = {"start_date": "2025-10-01", "end_date": "2025-11-15"}
