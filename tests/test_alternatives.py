@@ -23,14 +23,20 @@ CAT = load_catalog()
 REF = "2026-03-18T09:30:00+08:00"
 
 
-def _find(query: str, gold: list[Call], trace: list[dict[str, Any]] | None = None, patch: Any = None) -> Any:
+def _find(
+    query: str,
+    gold: list[Call],
+    trace: list[dict[str, Any]] | None = None,
+    patch: Any = None,
+    ref: str = REF,
+) -> Any:
     async def go() -> Any:
         async with ToolExecutor(CAT) as ex:
             s1 = StageOne(Stage1(), CAT, ex, [])
             finder = AlternativeFinder(CAT, s1)
             if patch is not None:
                 patch(finder)
-            return await finder.find(query, REF, gold, alternatives_for(CAT, gold), trace or [])
+            return await finder.find(query, ref, gold, alternatives_for(CAT, gold), trace or [])
 
     return anyio.run(go)
 

@@ -5,30 +5,10 @@ order gets none."""
 
 from __future__ import annotations
 
-from typing import Any
+from test_alternatives import CAT, _find
 
-import anyio
-
-from plugineval.builder.pccf.alternatives import AlternativeFinder
-from plugineval.builder.pccf.config import Stage1
 from plugineval.builder.pccf.implied import carried, implied_orders
-from plugineval.builder.pccf.records import alternatives_for
-from plugineval.builder.pccf.stage1 import StageOne
-from plugineval.builder.tools.server import ToolExecutor
-from plugineval.catalog import load_catalog
 from plugineval.schema import Call
-
-CAT = load_catalog()
-REF = "2026-03-18T09:30:00+08:00"
-
-
-def _find(query: str, gold: list[Call]) -> Any:
-    async def go() -> Any:
-        async with ToolExecutor(CAT) as ex:
-            finder = AlternativeFinder(CAT, StageOne(Stage1(), CAT, ex, []))
-            return await finder.find(query, REF, gold, alternatives_for(CAT, gold), [])
-
-    return anyio.run(go)
 
 
 def test_the_words_of_a_request_imply_an_order_by_meaning_or_alias() -> None:

@@ -8,29 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import anyio
+from test_alternatives import _find as find
 
-from plugineval.builder.pccf.alternatives import AlternativeFinder
-from plugineval.builder.pccf.config import Stage1
 from plugineval.builder.pccf.labels import segments
-from plugineval.builder.pccf.records import alternatives_for
-from plugineval.builder.pccf.stage1 import StageOne
-from plugineval.builder.tools.server import ToolExecutor
-from plugineval.catalog import load_catalog
 from plugineval.schema import Call
 
-CAT = load_catalog()
 REF = "2025-03-07T07:41:00+08:00"
 QUERY = "下下周二，15:30到17:30组里十二个人碰个头，哪有空屋"
 
 
 def _find(query: str, gold: list[Call]) -> Any:
-    async def go() -> Any:
-        async with ToolExecutor(CAT) as ex:
-            finder = AlternativeFinder(CAT, StageOne(Stage1(), CAT, ex, []))
-            return await finder.find(query, REF, gold, alternatives_for(CAT, gold), [])
-
-    return anyio.run(go)
+    return find(query, gold, ref=REF)
 
 
 def test_a_segment_is_cut_free_of_the_times_and_head_counts_it_says() -> None:

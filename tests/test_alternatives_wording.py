@@ -8,27 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import anyio
+from test_alternatives import _find as find
 
-from plugineval.builder.pccf.alternatives import AlternativeFinder
-from plugineval.builder.pccf.config import Stage1
-from plugineval.builder.pccf.records import alternatives_for
-from plugineval.builder.pccf.stage1 import StageOne
 from plugineval.builder.pccf.wording import affix_variants, swapped
-from plugineval.builder.tools.server import ToolExecutor
-from plugineval.catalog import load_catalog
 from plugineval.schema import Call
-
-CAT = load_catalog()
 
 
 def _find(query: str, ref: str, gold: list[Call]) -> Any:
-    async def go() -> Any:
-        async with ToolExecutor(CAT) as ex:
-            finder = AlternativeFinder(CAT, StageOne(Stage1(), CAT, ex, []))
-            return await finder.find(query, ref, gold, alternatives_for(CAT, gold), [])
-
-    return anyio.run(go)
+    return find(query, gold, ref=ref)
 
 
 def test_names_around_a_gold_value_differ_by_the_generic_affixes_only() -> None:
