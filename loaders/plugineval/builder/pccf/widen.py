@@ -180,7 +180,8 @@ async def one_day_end(finder: AlternativeFinder, found: Found, i: int, c: Call, 
             found.reject("narrowed", "not_in_request")
             continue
         one = Call(name=c.name, arguments={**c.arguments, end: day.isoformat()})
-        if await finder._run(one, ref) is None:
+        one_result = await finder._run(one, ref)
+        if one_result is None:
             continue  # the tool refuses it
         found.add(i, "extra", end, day.isoformat())
         # a window one day longer that finds exactly what the one day finds (a match said by its date
@@ -190,7 +191,7 @@ async def one_day_end(finder: AlternativeFinder, found: Found, i: int, c: Call, 
             found.tried["narrowed"] += 1
             wider = Call(name=c.name, arguments={**c.arguments, end: later})
             same = await finder._answer(wider, ref)
-            if same is not None and same == await finder._answer(one, ref):
+            if same is not None and same == finder._key(one, one_result):
                 found.add(i, "extra", end, later)
 
 
