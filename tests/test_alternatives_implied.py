@@ -87,3 +87,28 @@ def test_an_order_that_pages_the_same_search_otherwise_is_accepted_unless_the_us
     assert _find("蓝牙耳机哪款值得买", gold).alternatives[0].extra.get("sort") == ["rating"]
     three = [Call(name="product_search", arguments={"keyword": "蓝牙耳机", "limit": 3})]
     assert "sort" not in _find("3款值得买的蓝牙耳机", three).alternatives[0].extra
+
+
+def test_an_order_the_request_only_implies_may_be_left_to_the_default_or_added() -> None:
+    """车位紧不紧 implies the free-spaces order without saying it: the same lots listed by distance
+    answer it (left out), and 哪边好停 is served by the free-spaces order as well (added). An order
+    said (空位最多的) or a request for the best (最好吃的) keeps its order."""
+    tool = CAT.tool("parking_search")
+    assert implied_orders(tool, "sort_by", "国贸哪边好停") == ["free_spaces"]
+    gold = [Call(name="parking_search", arguments={"city": "北京", "near": "国贸", "sort_by": "free_spaces"})]
+    assert "sort_by" in _find("北京国贸车位紧不紧", gold).alternatives[0].omittable
+    assert "sort_by" not in _find("北京国贸空位最多的停车场", gold).alternatives[0].omittable
+    bare = [Call(name="parking_search", arguments={"city": "北京", "near": "国贸"})]
+    assert _find("北京国贸哪边好停", bare).alternatives[0].extra.get("sort_by") == ["free_spaces"]
+    poi = [Call(name="poi_search_nearby", arguments={"city": "北京", "keyword": "面馆", "sort_by": "rating"})]
+    assert "sort_by" not in _find("北京最好吃的面馆是哪家", poi).alternatives[0].omittable
+
+
+def test_a_date_that_defaults_to_today_may_be_written_out_but_no_other_day() -> None:
+    """北京天气 calls the forecast with the city alone (不填则为今天); today's date written out is the
+    same call, another day is not accepted."""
+    gold = [Call(name="weather_daily_forecast", arguments={"city": "北京"})]
+    extra = _find("北京天气", gold).alternatives[0].extra
+    assert extra.get("date") == ["2026-03-18"]
+    gold = [Call(name="weather_daily_forecast", arguments={"city": "北京", "date": "2026-03-19"})]
+    assert "date" not in _find("北京明天天气", gold).alternatives[0].omittable

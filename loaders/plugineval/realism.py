@@ -47,6 +47,10 @@ GIVEAWAYS: dict[str, re.Pattern[str]] = {
     "key_value": re.compile(r"[\u4e00-\u9fff]{2,6}[:：]\s*\S"),
     "backstory": re.compile(r"人在|领导让我|公司安排我|之前问过|现在想问|我是做"),
     "ceremony": re.compile(r"^(?:您好|你好)[，,]|谢谢$|麻烦了$|辛苦了?$"),
+    # a day said by its month and day (3月20号): people name most days 明天 or 周五
+    "calendar_date": re.compile(r"(?<!\d)\d{1,2}月\d{1,2}[日号]"),
+    # values listed one after another like a form's fields (下周二，19:00到20:00，6个人)
+    "comma_list": re.compile(r"[，,][^，,]*[，,]"),
 }
 """Surface marks of generated or form-like text (docs/authoring.md)."""
 

@@ -66,6 +66,13 @@ _CATEGORY = re.compile(r"^(category|cuisine|genre)$")  # what kind of thing the 
 _ABSENT = object()
 
 
+def is_echo(key: str, value: Any, arguments: set[str]) -> bool:
+    """An answer's field that restates an argument (``city``, ``search_type``): a scalar under an
+    argument's name. A list or object under one is the answer itself (the forecast's ``days`` beside
+    the ``days`` count asked for), never an echo."""
+    return key in arguments and not isinstance(value, list | dict)
+
+
 @dataclass
 class Found:
     """What the alternatives step accepted for one gold list, what it tried, and what the grounding
@@ -157,7 +164,7 @@ class AlternativeFinder:
         songs found): what the user learns, not what was asked."""
         echo = set(self.catalog.tool(call.name).properties)
         if isinstance(result, dict):
-            result = {k: v for k, v in result.items() if k not in echo}
+            result = {k: v for k, v in result.items() if not is_echo(k, v, echo)}
         return answer_key(result)
 
     async def _run(self, call: Call, ref: str) -> Any:
@@ -339,7 +346,10 @@ class AlternativeFinder:
         for arg in tool.properties:
             if arg in c.arguments or arg in tool.required:
                 continue
-            for v in self._entailed_values(c, arg, query, result):
+            values = self._entailed_values(c, arg, query, result)
+            if "不填则为今天" in str(tool.properties[arg].get("description", "")):
+                values.append(ref[:10])  # the default written out: 北京天气 with today's date
+            for v in values:
                 found.tried["entailed"] += 1
                 if self._attribute_of_items(tool, arg, v, query, result):
                     found.reject("entailed", "not_in_request")

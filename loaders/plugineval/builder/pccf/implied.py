@@ -41,11 +41,16 @@ IMPLIED_ORDERS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         ),
         re.compile(r"^rating(_desc)?$"),
     ),
-    (re.compile(r"便宜|实惠|省钱|价格最?低|低价"), re.compile(r"^price(_asc)?$")),
+    (re.compile(r"便宜|实惠|省钱|价格最?低|低价|贵(吗|不贵)|多少钱"), re.compile(r"^price(_asc)?$")),
+    (re.compile(r"好停|车位(紧|多|够)|停得下|有(空)?位|空位"), re.compile(r"^free_spaces$")),
     (re.compile(r"最近的一?(家|个|处)?|离(我|这儿?|这里)最?近|就近|近一点的"), re.compile(r"^distance$")),
     (re.compile(r"最新|新出|刚出|新上架|新书|新发布|刚发布"), re.compile(r"^(newest|latest)$")),
     (re.compile(r"卖得最?(好|火|多)|销量|热销|爆款|最火"), re.compile(r"^sales$")),
 )
+
+
+# a request for the best, first or top items: its order chooses the answer, never only its listing
+_SUPERLATIVE = re.compile(r"最|值得|口碑|排行|排名|第一|前\d|前[一二两三四五六七八九十]")
 
 
 def implied_orders(tool: Any, arg: str, query: str) -> list[Any]:
@@ -91,9 +96,11 @@ def same_items(finder: AlternativeFinder, a: Call, ra: Any, b: Call, rb: Any) ->
     if not isinstance(ra, dict) or not isinstance(rb, dict):
         return False
     ea, eb = set(finder.catalog.tool(a.name).properties), set(finder.catalog.tool(b.name).properties)
+    from .alternatives import is_echo
+
     return bool(
-        _unordered(_strip({k: v for k, v in ra.items() if k not in ea}))
-        == _unordered(_strip({k: v for k, v in rb.items() if k not in eb}))
+        _unordered(_strip({k: v for k, v in ra.items() if not is_echo(k, v, ea)}))
+        == _unordered(_strip({k: v for k, v in rb.items() if not is_echo(k, v, eb)}))
     )
 
 
@@ -107,6 +114,8 @@ async def implied(
             continue
         if _ORDERING.match(arg) and (arg not in c.arguments or c.arguments[arg] == sch.get("default")):
             await _ordering(finder, found, i, c, arg, query, ref, result)
+        elif _ORDERING.match(arg):
+            await _order_left_out(finder, found, i, c, arg, query, ref, result)
         elif _CATEGORY.match(arg) and arg not in c.arguments and "enum" in sch:
             await _category_only(finder, found, gold, i, arg, query, ref, result)
 
@@ -140,6 +149,38 @@ async def _ordering(
             found.reject("implied", reason)  # one item, or a tool that orders by nothing
             continue
         found.add(i, "values" if arg in c.arguments else "extra", arg, v)
+
+
+async def _order_left_out(
+    finder: AlternativeFinder, found: Found, i: int, c: Call, arg: str, query: str, ref: str, result: Any
+) -> None:
+    """The gold's order left to the default where the request implies the order but never says it
+    (车位紧不紧 → ``free_spaces``; 空位最多的 says it and keeps it): accepted where the answer is
+    non-empty, both orders list the same items (or search the same ones), and the tool reads the
+    argument — the order then says only how the answer is listed, which the request never asked."""
+    tool = finder.catalog.tool(c.name)
+    v = c.arguments[arg]
+    if v in said_values(tool, arg, query) or _SUPERLATIVE.search(query):
+        return  # the order said (空位最多的) or the best one asked for (最好吃的): the order is the request
+    found.tried["implied"] += 1
+    if finds_nothing(result, tool):
+        found.reject("implied", "empty_answer")
+        return
+    variant = Call(name=c.name, arguments={k: x for k, x in c.arguments.items() if k != arg})
+    got = await finder._run(variant, ref)
+    if got is None or finds_nothing(got, tool):
+        return
+    if not same_items(finder, variant, got, c, result) and not await _same_search(finder, variant, c, ref):
+        return
+    reason = await finder.evidence(c, arg, [v], ref, finder._key(c, result), result)
+    if reason is not None:
+        found.reject("implied", reason)
+        return
+    alt = found.alternatives[i]
+    if arg not in alt.omittable:
+        alt.omittable.append(arg)
+        alt.omittable.sort()
+        found.accepted["omittable"] += 1
 
 
 _LIMIT = ("limit", "max_results", "page_size")

@@ -419,7 +419,7 @@ def _tv_title(ctx: ToolCtx, ch: str, slot: sqlite3.Row, d: date) -> tuple[str, i
 
 @handler("tv_schedule")
 def tv_schedule(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
-    ch, d = args["channel"], date.fromisoformat(args["date"])
+    ch, d = args["channel"], date.fromisoformat(args.get("date") or ctx.today.isoformat())
     slots = ctx.query("SELECT * FROM ent_tv_slots WHERE channel=? ORDER BY seq", (ch,))
     if not slots:
         ctx.fail("UNKNOWN_CHANNEL", f"没有频道 {ch} 的节目单")

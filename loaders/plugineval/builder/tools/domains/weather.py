@@ -239,7 +239,7 @@ def _today_at(ctx: ToolCtx, city: str) -> datetime:
 @handler("weather_daily_forecast")
 def weather_daily_forecast(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
     city = _city(ctx, args["city"])
-    start = date.fromisoformat(args["date"])
+    start = date.fromisoformat(args.get("date") or ctx.today.isoformat())
     horizon = ctx.today + timedelta(days=15)
     normals = _normals(ctx, city)
     days = []
@@ -261,7 +261,7 @@ def weather_daily_forecast(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]
 @handler("weather_hourly_forecast")
 def weather_hourly_forecast(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
     city = _city(ctx, args["city"])
-    d = date.fromisoformat(args["date"])
+    d = date.fromisoformat(args.get("date") or ctx.today.isoformat())
     w = day_weather(city, _normals(ctx, city), d)
     local_now = _today_at(ctx, city)
     first = local_now.hour if d == local_now.date() else 0
@@ -353,7 +353,7 @@ def air_quality_query(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
     city = _city(ctx, args["city"])
     if city not in CITIES:
         ctx.fail("CITY_NOT_COVERED", f"空气质量数据仅覆盖中国大陆城市，暂不支持“{city}”")
-    d = date.fromisoformat(args["date"])
+    d = date.fromisoformat(args.get("date") or ctx.today.isoformat())
     row = ctx.one("SELECT * FROM weather_cities WHERE city=?", (city,))
     if row is None:
         ctx.fail("UNKNOWN_CITY", f"暂无“{city}”的空气质量数据")
@@ -375,7 +375,7 @@ def life_index_query(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
     city = _city(ctx, args["city"])
     if city not in CITIES:
         ctx.fail("CITY_NOT_COVERED", f"生活指数仅覆盖中国大陆城市，暂不支持“{city}”")
-    d = date.fromisoformat(args["date"])
+    d = date.fromisoformat(args.get("date") or ctx.today.isoformat())
     normals = _normals(ctx, city)
     w = day_weather(city, normals, d)
     nxt = [day_weather(city, normals, d + timedelta(days=i)) for i in (1, 2)]
@@ -476,7 +476,7 @@ def typhoon_track(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
 @handler("sun_moon_times")
 def sun_moon_times(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
     city = _city(ctx, args["city"])
-    d = date.fromisoformat(args["date"])
+    d = date.fromisoformat(args.get("date") or ctx.today.isoformat())
     lat, lon = coords(city)
     tz = tz_of(city)
     sun = _sun_local(city, d)
