@@ -32,11 +32,14 @@ def test_an_implied_order_is_accepted_where_it_lists_the_golds_items() -> None:
     assert "sort" not in _find("余华的书有哪些", gold).alternatives[0].extra
 
 
-def test_an_implied_order_that_orders_nothing_proves_nothing() -> None:
+def test_an_implied_order_on_one_item_is_grounded_by_the_words_alone() -> None:
+    """One book: no order changes the answer, so equal answers prove nothing — but 值得看 asks for the
+    rating order, and only that order is accepted (a final sample's reviewers, 3 of 3: 吴军哪本值得看
+    with ``sort: rating`` is right); another order stays refused."""
     gold = [Call(name="ebook_search", arguments={"keyword": "活着"})]  # one book: every order lists it
     found = _find("活着这本值得看吗", gold)
-    assert "sort" not in found.alternatives[0].extra
-    assert found.rejected["implied"] == {"tool_ignores_argument": 1}
+    assert found.alternatives[0].extra.get("sort") == ["rating"]
+    assert found.tried["implied_by_words"] == 1
 
 
 def test_an_implied_order_on_an_empty_answer_is_refused() -> None:
@@ -112,3 +115,33 @@ def test_a_date_that_defaults_to_today_may_be_written_out_but_no_other_day() -> 
     assert extra.get("date") == ["2026-03-18"]
     gold = [Call(name="weather_daily_forecast", arguments={"city": "北京", "date": "2026-03-19"})]
     assert "date" not in _find("北京明天天气", gold).alternatives[0].omittable
+
+
+def test_alternatives_that_drop_what_the_request_says_are_refused() -> None:
+    """A final-sample audit's too-lenient alternatives, each refused at its cause: a day the request
+    says left to the default (today), a preferred order left out (便宜的先看), a cuisine the one recipe
+    found happens to have, a category no word of the request names (有啥演出)."""
+    sunday = [
+        Call(
+            name="life_index_query",
+            arguments={"city": "杭州", "date": "2026-03-15", "indices": ["uv", "sport"]},
+        )
+    ]
+    found = _find("这周日杭州跑步要防晒不", sunday, ref="2026-03-14T22:01:00+08:00")
+    assert "date" not in found.alternatives[0].omittable
+    cheap = [
+        Call(name="secondhand_search", arguments={"city": "昆明", "keyword": "婴儿推车", "sort": "price_asc"})
+    ]
+    found = _find("昆明有二手婴儿推车吗，便宜的先看", cheap, ref="2025-12-17T12:42:00+08:00")
+    assert "sort" not in found.alternatives[0].omittable
+    lamb = [
+        Call(name="recipe_search", arguments={"difficulty": "easy", "keyword": "羊肉", "max_minutes": 20})
+    ]
+    found = _find("好饿，就二十分钟时间，羊肉弄个简单的", lamb, ref="2026-05-01T20:10:00+08:00")
+    assert "cuisine" not in found.alternatives[0].extra
+    shows = [
+        Call(name="show_search", arguments={"city": c, "date_from": "2025-06-28", "date_to": "2025-06-29"})
+        for c in ("厦门", "福州")
+    ]
+    found = _find("这周末厦门和福州有啥演出", shows, ref="2025-06-28T20:21:00+08:00")
+    assert all("category" not in a.extra for a in found.alternatives)

@@ -209,3 +209,22 @@ def test_a_real_query_takes_budget_from_a_unit_of_its_kind_and_difficulty() -> N
     b._room_for_real(st, ("p1", "a", "hard"))  # nobody of that difficulty: nothing moves
     assert ("p1", "a", "hard") not in cov.budgets
     assert sum(cov.budgets.values()) == 9 and b.stats.real_budget_moved == 2
+
+
+def test_a_tier_goes_more_to_the_scenarios_people_say_briefly() -> None:
+    """A tier's positives are spread by the expected weight of a unit's patterns: a unit whose
+    patterns pack in a calendar date and three values gets less than one said in two words, every
+    unit at least one, the tier's total unchanged."""
+    from plugineval.builder.pccf.coverage import _spread_weighted
+    from plugineval.builder.pccf.said import unit_weight
+    from plugineval.builder.synth.grammar import Pattern
+
+    def pat(text: str) -> Pattern:
+        return Pattern.model_validate({"id": "p", "text": text, "calls": []})
+
+    brief, packed = ("recipes", "how_to", "easy"), ("flight_tickets", "search", "easy")
+    w = {brief: unit_weight([pat("{dish}怎么做")]), packed: unit_weight([pat("{d:md}{a}到{b}的机票")])}
+    assert w[brief] == 1.0 and w[packed] == 1 / 9
+    out = _spread_weighted(20, [brief, packed], w)
+    assert sum(out.values()) == 20 and out[packed] >= 1 and out[brief] > 4 * out[packed]
+    assert sum(_spread_weighted(1, [brief, packed], w).values()) == 1  # fewer records than units

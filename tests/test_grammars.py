@@ -238,7 +238,7 @@ def test_a_train_kind_said_is_a_train_kind_searched() -> None:
 def test_patterns_that_pack_in_more_values_are_drawn_less_often() -> None:
     """People give one or two values at once: a pattern packing in more (a value, a calendar date, a
     tail after a comma, a 和-joined pair) is drawn at a third of the weight per unit, never excluded."""
-    from plugineval.builder.pccf.candidate import said_weight
+    from plugineval.builder.pccf.said import said_weight
     from plugineval.builder.synth.grammar import Pattern
 
     def pat(text: str) -> Pattern:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
@@ -467,4 +468,16 @@ def _compare_text(value: str, accepted: list[Any], spec: ArgSpec) -> tuple[Reaso
         why = same_entity(value, g)
         if why is not None:
             return R_NORMALIZED, why
+    core = _content(nv)
+    for g in strs:  # 新人培训 for 给新人培训: the same words but a leading preposition or trailing particle
+        if len(core) >= 2 and core == _content(_norm(g)):
+            return R_NORMALIZED, f"{value!r} and {g!r} differ only by a function word"
     return R_UNDECIDED, None
+
+
+_FUNCTION_AFFIX = re.compile(r"^(?:给|为|帮|跟|和|与|同)+|(?:的|吧|呢|啊|哈)+$")
+
+
+def _content(s: str) -> str:
+    """A text without a leading preposition (给, 为, 跟…) or a trailing particle (的, 吧…)."""
+    return _FUNCTION_AFFIX.sub("", s)

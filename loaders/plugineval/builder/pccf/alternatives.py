@@ -48,6 +48,7 @@ from .answers import (
     _VOLATILE,
     answer_key,
     finds_nothing,
+    is_echo,
     shared_values,
     sub_answer,
 )
@@ -66,11 +67,10 @@ _CATEGORY = re.compile(r"^(category|cuisine|genre)$")  # what kind of thing the 
 _ABSENT = object()
 
 
-def is_echo(key: str, value: Any, arguments: set[str]) -> bool:
-    """An answer's field that restates an argument (``city``, ``search_type``): a scalar under an
-    argument's name. A list or object under one is the answer itself (the forecast's ``days`` beside
-    the ``days`` count asked for), never an echo."""
-    return key in arguments and not isinstance(value, list | dict)
+# a time the request says (a day word, a weekday, a date, a clock time)
+_TIME_SAID = re.compile(
+    r"[今明后昨前]天|大后天|周[一二三四五六日天末]|星期|礼拜|[0-9一二三四五六七八九十]+[号日]|[0-9一二三四五六七八九十]+点|\d:\d|月底|月初|下个?月|上个?月"
+)
 
 
 @dataclass
@@ -83,6 +83,7 @@ class Found:
     tried: Counter[str] = field(default_factory=Counter)
     accepted: Counter[str] = field(default_factory=Counter)
     rejected: dict[str, Counter[str]] = field(default_factory=dict)
+    empty: bool = False  # every gold call's answer lists nothing
 
     def add(self, i: int, kind: str, arg: str, value: Any) -> None:
         """Accept ``value`` for ``arg`` of gold call ``i`` as an ``extra`` or ``values`` entry (once).
@@ -255,6 +256,10 @@ class AlternativeFinder:
             result = await self._run(c, ref)
             results.append(result)
             answers.append(None if result is None else self._key(c, result))
+        found.empty = all(
+            r is None or finds_nothing(r, self.catalog.tool(c.name))
+            for c, r in zip(gold, results, strict=True)
+        )
         for i, c in enumerate(gold):
             answer = answers[i]
             if answer is None:
@@ -288,7 +293,10 @@ class AlternativeFinder:
         if sch.get("type") in ("string", "integer", "number", None):
             # the kind of thing every item found is (火锅 near the airport: one restaurant found): for a
             # category argument one item shows it as well as many — it is what the request asks for
-            out += shared_values(result, arg, least=1) if _CATEGORY.match(arg) else shared_values(result, arg)
+            # (a category only: cuisine or genre is a style of the items, no kind the user asks for;
+            # and only beside the keyword the user said — 有啥演出 names no kind of show)
+            one = arg == "category" and isinstance(c.arguments.get("keyword"), str)
+            out += shared_values(result, arg, least=1) if one else shared_values(result, arg)
             # a fact the answer states of the one entity the call names (2106号台风: year 2021;
             # stock 300122: market sz) — the answer's own top-level field of that name
             top = result.get(arg) if isinstance(result, dict) else None
@@ -379,6 +387,8 @@ class AlternativeFinder:
                 continue
             if arg in found.alternatives[i].omittable:
                 continue
+            if timed and v != ref[:10] and _TIME_SAID.search(query):
+                continue  # 这周日 / 周五8点 said: the default (today, now) answers another time
             found.tried["omitted"] += 1
             rest = Call(name=c.name, arguments={k: x for k, x in c.arguments.items() if k != arg})
             if await self._answer(rest, ref) != answer:

@@ -52,6 +52,13 @@ _SIDE_NOTES = re.compile(r"^(message|note|notes|hint|tip|tips|unit|currency)$")
 _COUNT_KEY = re.compile(r"^(count|total|total_found|found|matches|num_results|.*_count)$")
 
 
+def is_echo(key: str, value: Any, arguments: set[str]) -> bool:
+    """An answer's field that restates an argument (``city``, ``search_type``): a scalar under an
+    argument's name. A list or object under one is the answer itself (the forecast's ``days`` beside
+    the ``days`` count asked for), never an echo."""
+    return key in arguments and not isinstance(value, list | dict)
+
+
 def finds_nothing(result: Any, tool: Any = None) -> bool:
     """An answer that found nothing: ids, timestamps and the echo of ``tool``'s own arguments aside,
     it has lists and all are empty, and it says so (a count of 0), or ``tool`` only reads (a search
@@ -63,7 +70,7 @@ def finds_nothing(result: Any, tool: Any = None) -> bool:
     if not isinstance(result, dict):
         return not result
     echo = set(tool.properties) if tool is not None else set()
-    rest = {k: v for k, v in _strip(result).items() if k not in echo}
+    rest = {k: v for k, v in _strip(result).items() if not is_echo(k, v, echo)}
     lists = [v for v in rest.values() if isinstance(v, list)]
     if not lists or any(lists):
         return False

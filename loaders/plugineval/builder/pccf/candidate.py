@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +17,7 @@ from plugineval.catalog import Catalog
 from plugineval.schema import Call, Record
 
 from ..synth.consistency import contradiction, same_ends
-from ..synth.grammar import DEEP_STEPS, SLOT_RE, Pattern, PluginGrammar
+from ..synth.grammar import DEEP_STEPS, Pattern, PluginGrammar
 from ..synth.synthesizer import Candidate, instantiate
 from .config import BuildConfig
 from .coverage import Unit, is_multi_call, pattern_difficulty, pattern_steps, patterns_by_split
@@ -38,6 +37,7 @@ from .records import (
 )
 from .result import CandidateResult
 from .retriever import TemplateRetriever
+from .said import said_weight
 from .stage1 import StageOne, Verification
 
 # how a person mentions the target's business while asking for something else (the offline
@@ -210,36 +210,6 @@ async def _process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi:
         "masked": cand.masked,
         "slot_key": list(map(str, cand.slot_key())),
     }
-
-
-#: slot forms that say a day by its calendar date (3月20号, 2026年3月20日): people name a day by 明天
-#: or 周五 far more often, so such a date costs as much as another value said
-DATE_FORMS = frozenset({"md", "full", "iso"})
-_TAIL = re.compile(r"[，,]([^，,。？?！!]*)$")
-_JOINED = re.compile(r"\}和\{")
-
-
-def said_cost(p: Pattern) -> int:
-    """How much a pattern's text packs in, counted the way blind reviewers read it: each distinct
-    value said; one more for each day said by its calendar date; one more for values tacked on
-    after a comma at the end (…的酒店，11月21日到11月25日 / …，南京，户号…); one more for two values
-    joined by 和 (深圳和长春空气)."""
-    said = {m.group("name") for m in SLOT_RE.finditer(p.text)}
-    dates = {m.group("name") for m in SLOT_RE.finditer(p.text) if m.group("form") in DATE_FORMS}
-    cost = len(said) + len(dates)
-    tail = _TAIL.search(p.text)
-    if tail and SLOT_RE.search(tail.group(1)):
-        words = re.sub(r"\[[^\[\]]*\]", "", SLOT_RE.sub("", tail.group(1)))
-        cost += len(words) <= 3
-    cost += bool(_JOINED.search(p.text))
-    return cost
-
-
-def said_weight(p: Pattern) -> float:
-    """How often a pattern is drawn among its scenario's: people give one or two values at once
-    (blind reviewers rate a request by how much it packs in: 订五张12月24号17:50…影城…店的《…》 reads
-    as a form), so each unit of ``said_cost`` beyond two divides the weight by three."""
-    return 3.0 ** -max(0, said_cost(p) - 2)
 
 
 def draft(

@@ -13,6 +13,7 @@ from plugineval.catalog import Catalog
 from ..synth.grammar import DEEP_STEPS, SLOT_RE, Pattern, PluginGrammar
 from .config import SplitBudget
 from .records import difficulty_of_depth
+from .said import unit_weight
 
 Unit = tuple[str, str, str]  # (plugin, scenario, difficulty)
 FORM_STEPS = {
@@ -95,6 +96,26 @@ def _spread(total: int, keys: list[Unit]) -> dict[Unit, int]:
     return {u: base + (1 if i < rem else 0) for i, u in enumerate(order)}
 
 
+def _spread_weighted(total: int, keys: list[Unit], weights: dict[Unit, float]) -> dict[Unit, int]:
+    """``total`` over ``keys`` in proportion to their weights (largest remainder, ties by the same
+    hash order as ``_spread``), each unit at least one: a tier's records go more to the scenarios
+    people say briefly, never to none of a scenario that has patterns of that tier."""
+    if not keys:
+        return {}
+    if total < len(keys):
+        return _spread(total, keys)
+    order = sorted(keys, key=lambda u: hashlib.sha256("|".join(u).encode()).hexdigest())
+    w = {u: max(weights.get(u, 1.0), 1e-6) for u in order}
+    rest = total - len(order)
+    scale = rest / sum(w.values())
+    raw = {u: w[u] * scale for u in order}
+    out = {u: 1 + int(raw[u]) for u in order}
+    left = total - sum(out.values())
+    for u in sorted(order, key=lambda u: -(raw[u] - int(raw[u])))[:left]:
+        out[u] += 1
+    return out
+
+
 @dataclass
 class Coverage:
     split: str
@@ -130,6 +151,7 @@ def plan(
     by the pilot calibration's supply when there is one (see ``fit_negative_mix``), else by the
     split's difficulty shares in every scenario."""
     pos_units: dict[str, list[Unit]] = defaultdict(list)
+    weights: dict[Unit, float] = {}
     neg_units: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for p in catalog.plugins:
         g = grammars.get(p.id)
@@ -142,6 +164,7 @@ def plan(
             if s.kind == "trigger":
                 for d in sorted({pattern_difficulty(x, g) for x in pats}):
                     pos_units[d].append((p.id, s.id, d))
+                    weights[(p.id, s.id, d)] = unit_weight([x for x in pats if pattern_difficulty(x, g) == d])
             elif pats:
                 neg_units[s.kind].append((p.id, s.id))
     budgets: dict[Unit, int] = {}
@@ -149,7 +172,7 @@ def plan(
     for d, n in budget.positives.items():
         if not pos_units.get(d):
             unplaceable[f"positive/{d}"] = n
-        budgets |= _spread(n, pos_units.get(d, []))
+        budgets |= _spread_weighted(n, pos_units.get(d, []), weights)
     shares = {str(d): v for d, v in budget.negative_difficulty.items()}
     per_scenario: dict[tuple[str, str], int] = {}
     for kind, n in budget.negatives.items():

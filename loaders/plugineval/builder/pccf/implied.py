@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from plugineval.schema import Call
 
-from .answers import _strip, finds_nothing
+from .answers import _strip, finds_nothing, is_echo
 from .grounding import drops_part, said_values
 
 if TYPE_CHECKING:
@@ -49,6 +49,8 @@ IMPLIED_ORDERS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
 )
 
 
+# a question about a condition of the place or trip, which any order of the same items answers
+_CONDITION = re.compile(r"好停|车位(紧|多|够)|停得下|有(空)?位|空位|贵(吗|不贵)|多少钱")
 # a request for the best, first or top items: its order chooses the answer, never only its listing
 _SUPERLATIVE = re.compile(r"最|值得|口碑|排行|排名|第一|前\d|前[一二两三四五六七八九十]")
 
@@ -96,8 +98,6 @@ def same_items(finder: AlternativeFinder, a: Call, ra: Any, b: Call, rb: Any) ->
     if not isinstance(ra, dict) or not isinstance(rb, dict):
         return False
     ea, eb = set(finder.catalog.tool(a.name).properties), set(finder.catalog.tool(b.name).properties)
-    from .alternatives import is_echo
-
     return bool(
         _unordered(_strip({k: v for k, v in ra.items() if not is_echo(k, v, ea)}))
         == _unordered(_strip({k: v for k, v in rb.items() if not is_echo(k, v, eb)}))
@@ -145,8 +145,14 @@ async def _ordering(
             continue
         seen = [x for x in (v, c.arguments.get(arg)) if x is not None]
         reason = await finder.evidence(variant, arg, seen, ref, finder._key(variant, got), result)
+        if reason == "tool_ignores_argument" and _ORDERING.match(arg):
+            # one item, or items every order lists alike (吴军 has one book): no other order changes
+            # this answer, but the request's words ask for this one (值得看 → rating) and only it is
+            # accepted — the words, not the equal answers, ground it
+            found.tried["implied_by_words"] += 1
+            reason = None
         if reason is not None:
-            found.reject("implied", reason)  # one item, or a tool that orders by nothing
+            found.reject("implied", reason)  # an empty answer
             continue
         found.add(i, "values" if arg in c.arguments else "extra", arg, v)
 
@@ -160,8 +166,10 @@ async def _order_left_out(
     argument — the order then says only how the answer is listed, which the request never asked."""
     tool = finder.catalog.tool(c.name)
     v = c.arguments[arg]
-    if v in said_values(tool, arg, query) or _SUPERLATIVE.search(query):
-        return  # the order said (空位最多的) or the best one asked for (最好吃的): the order is the request
+    if v in said_values(tool, arg, query) or _SUPERLATIVE.search(query) or not _CONDITION.search(query):
+        # the order said (空位最多的), the best one asked for (最好吃的), or a preference (便宜的先看):
+        # the order is the request; only a question about a condition (车位紧不紧) leaves it free
+        return
     found.tried["implied"] += 1
     if finds_nothing(result, tool):
         found.reject("implied", "empty_answer")

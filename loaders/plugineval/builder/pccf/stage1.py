@@ -370,6 +370,7 @@ class StageOne:
         found = await self.alternatives.find(task.query, task.reference_time, v.gold, base, v.trace)
         v.alternatives, v.alternative_calls = found.alternatives, found.alternative_calls
         v.evidence["alternatives"] = found.summary()
+        v.evidence["gold_answer_empty"] = found.empty
 
     async def other_tool_readings(
         self, task: Task, gold: list[Call], offered: list[str], dbs: dict[str, Any]
@@ -395,6 +396,10 @@ class StageOne:
                 return Verification(False, "positive_but_abstention_accepted", rounds=v.rounds, trace=v.trace)
             if v.accepted:
                 await self.add_alternatives(v, task)
+                if v.evidence.get("gold_answer_empty"):
+                    # nothing found (西甲 after the season ends, 火锅 where the store has none): a request
+                    # people seldom make, and one whose alternatives execution cannot decide
+                    return Verification(False, "gold_answer_empty", v.gold, rounds=v.rounds, trace=v.trace)
             return v
         if k == "neg_A":
             justified, _ = self.args.abstention(

@@ -468,7 +468,8 @@ def card_bill_query(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
     bank = ctx.one("SELECT * FROM fin_card_banks WHERE code=?", (args["bank"],))
     if bank is None:
         ctx.fail("BANK_NOT_SUPPORTED", f"暂不支持 {args['bank']} 的信用卡")
-    last4 = args["card_last4"]
+    # the account's own card of that bank when no tail is given (a phone banking app's card)
+    last4 = args.get("card_last4") or f"{int(stable_unit('own-card', bank['code']) * 9000) + 1000}"
     key = (bank["code"], last4)
     stmt_day = 1 + int(stable_unit("card-day", *key) * 28)
     today = ctx.today

@@ -364,8 +364,16 @@ def _bill_amount(kind: str, usage: float) -> tuple[float, list[dict[str, Any]]]:
 
 @handler("utility_bill_query")
 def utility_bill_query(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
-    a = ctx.one("SELECT * FROM food_utility_accounts WHERE account_no=?", (args["account_no"],))
     kind = args["utility_type"]
+    if "account_no" not in args:  # the account's own home in that city: its bound household
+        a = ctx.one(
+            "SELECT * FROM food_utility_accounts WHERE city=? AND utility_type=? ORDER BY account_no LIMIT 1",
+            (args["city"], kind),
+        )
+        if a is None:
+            ctx.fail("NO_BOUND_ACCOUNT", f"账户在{args['city']}没有绑定{kind}户号，请提供户号")
+    else:
+        a = ctx.one("SELECT * FROM food_utility_accounts WHERE account_no=?", (args["account_no"],))
     if a is None or a["city"] != args["city"] or a["utility_type"] != kind:
         ctx.fail(
             "ACCOUNT_NOT_FOUND",
