@@ -114,3 +114,24 @@ def test_another_city_the_tool_checks_but_ignores_is_no_wording_of_the_city() ->
     ]  # fmt: skip
     found = _find("多伦多时间7月10日22:30，北京是几点", "2025-07-01T10:00:00+08:00", one)
     assert found.alternatives[0].values == {"from_timezone": ["多伦多"], "to_timezones": [["北京"]]}
+
+
+def test_a_name_with_the_generic_noun_the_request_says_after_it_is_the_same_thing() -> None:
+    """奥迪双钻8.8折券 names the coupon the gold claims as 奥迪双钻8.8折 (the tool takes either); a
+    suffix the request does not say is never tried."""
+    gold = [Call(name="coupon_claim", arguments={"coupon_id": "奥迪双钻8.8折"})]
+    ref = "2025-06-08T08:50:00+08:00"
+    assert find("奥迪双钻8.8折券挺划算的，我要了", gold, ref=ref).alternatives[0].values == {
+        "coupon_id": ["奥迪双钻8.8折券"]
+    }
+    assert find("奥迪双钻8.8折挺划算的，我要了", gold, ref=ref).alternatives[0].values == {}
+
+
+def test_the_hour_a_forecast_of_today_starts_at_anyway_may_be_written_out() -> None:
+    """青岛雨几点停 asked at 10:52: ``start_hour: 10`` restates where today's hourly forecast starts;
+    for tomorrow's it cuts the morning off and is refused."""
+    ref = "2025-04-05T10:52:00+08:00"
+    today = [Call(name="weather_hourly_forecast", arguments={"city": "青岛"})]
+    assert find("青岛雨几点停", today, ref=ref).alternatives[0].extra.get("start_hour") == [10]
+    tomorrow = [Call(name="weather_hourly_forecast", arguments={"city": "青岛", "date": "2025-04-06"})]
+    assert "start_hour" not in find("青岛明天雨几点停", tomorrow, ref=ref).alternatives[0].extra

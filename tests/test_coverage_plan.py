@@ -223,8 +223,10 @@ def test_a_tier_goes_more_to_the_scenarios_people_say_briefly() -> None:
         return Pattern.model_validate({"id": "p", "text": text, "calls": []})
 
     brief, packed = ("recipes", "how_to", "easy"), ("flight_tickets", "search", "easy")
-    w = {brief: unit_weight([pat("{dish}怎么做")]), packed: unit_weight([pat("{d:md}{a}到{b}的机票")])}
+    briefs = [pat(t) for t in ("{dish}怎么做", "{dish}咋做", "做{dish}", "{dish}的做法")]
+    w = {brief: unit_weight(briefs), packed: unit_weight([pat("{d:md}{a}到{b}的机票")] * 4)}
     assert w[brief] == 1.0 and w[packed] == 1 / 9
+    assert unit_weight(briefs[:1]) == 1 / 4  # one pattern alone would repeat itself: a quarter
     out = _spread_weighted(20, [brief, packed], w)
     assert sum(out.values()) == 20 and out[packed] >= 1 and out[brief] > 4 * out[packed]
     assert sum(_spread_weighted(1, [brief, packed], w).values()) == 1  # fewer records than units

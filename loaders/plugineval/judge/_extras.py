@@ -41,12 +41,29 @@ def listed_extra(
     if reason in ACCEPTING:
         note = None if reason is R_EXACT else (f"{reason}: {detail}" if detail else str(reason))
         out.append(ArgVerdict(gi, k, R_EXTRA, spec.time_valued, pv, None, note))
+    elif reason is R_UNDECIDED and isinstance(pv, str) and any(_same_words(pv, x) for x in listed):
+        out.append(
+            ArgVerdict(gi, k, R_EXTRA, False, pv, None, "normalized: the listed words in another order")
+        )
     elif reason is R_UNDECIDED:
         rejected[len(out)] = list(listed)
         out.append(ArgVerdict(gi, k, R_UNDECIDED, False, pv, None, f"extra: listed {listed!r}"))
     else:
         why = f"not one of the listed values {listed!r} ({detail or reason})"
         out.append(ArgVerdict(gi, k, R_UNSUPPORTED_EXTRA, False, pv, None, why))
+
+
+_FUNCTION_CHARS = frozenset("要的给帮请个一下把了吧呢啊")
+
+
+def _same_words(a: str, b: Any) -> bool:
+    """``a`` says the characters of ``b`` in another order, function characters aside (客户连线 for a
+    listed 要连线客户): the user's own words for a field the tool only echoes. Every content
+    character counts, so 要辣 is no 不要辣."""
+    if not isinstance(b, str):
+        return False
+    ka, kb = (sorted(c for c in x if c not in _FUNCTION_CHARS and not c.isspace()) for x in (a, b))
+    return len(ka) >= 2 and ka == kb
 
 
 def views(record: Record) -> tuple[Record, ...]:

@@ -355,8 +355,11 @@ class AlternativeFinder:
             if arg in c.arguments or arg in tool.required:
                 continue
             values = self._entailed_values(c, arg, query, result)
-            if "不填则为今天" in str(tool.properties[arg].get("description", "")):
+            desc = str(tool.properties[arg].get("description", ""))
+            if "不填则为今天" in desc:
                 values.append(ref[:10])  # the default written out: 北京天气 with today's date
+            if "当前整点" in desc and tool.properties[arg].get("type") == "integer":
+                values.append(int(ref[11:13]))  # 雨几点停 from now on: the hour the tool starts at anyway
             for v in values:
                 found.tried["entailed"] += 1
                 if self._attribute_of_items(tool, arg, v, query, result):

@@ -13,7 +13,7 @@ __all__ = ["DATE_FORMS", "said_cost", "said_weight", "unit_weight"]
 #: or 周五 far more often, so such a date costs as much as another value said
 DATE_FORMS = frozenset({"md", "full", "iso"})
 _TAIL = re.compile(r"[，,]([^，,。？?！!]*)$")
-_JOINED = re.compile(r"\}和\{")
+_JOINED = re.compile(r"\}[和、跟与]\{")
 
 
 def said_cost(p: Pattern) -> int:
@@ -43,6 +43,14 @@ def unit_weight(pats: list[Pattern]) -> float:
     """The weight of a coverage unit among the units of its difficulty: the expected ``said_weight``
     of the pattern its draws pick (each drawn by its own weight). A unit whose patterns all pack a
     calendar date and three values in (an easy flight search) takes a smaller share of its tier than
-    one people say in two words (红烧肉怎么做)."""
+    one people say in two words (红烧肉怎么做); a unit of fewer than ``FEW_PATTERNS`` patterns takes a
+    smaller share still."""
     ws = [said_weight(p) for p in pats]
-    return sum(w * w for w in ws) / sum(ws) if ws else 0.0
+    if not ws:
+        return 0.0
+    # a unit of few patterns repeats itself when it takes a large share (三条"昨天X灰蒙蒙的，是雾霾吗" in
+    # one blind sample of sixty): its weight shrinks below four patterns
+    return sum(w * w for w in ws) / sum(ws) * min(1.0, len(ws) / FEW_PATTERNS)
+
+
+FEW_PATTERNS = 4

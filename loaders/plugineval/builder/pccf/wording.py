@@ -36,7 +36,15 @@ _ADMIN = "市省县区"
 _NOT_NAME = re.compile(r"[，。、；;,.!！?？\s：:（）()]|^(帮我|请|给我|我想|我要)|[吗呢吧啊]$")
 _PROBE = "甲乙丙丁"  # a value no user says
 _CONTRAST_CITIES = ("北京", "乌鲁木齐", "纽约", "伦敦")
-_MAX_COMBOS = 8  # arrays whose items are replaced together: at most this many combinations executed
+_MAX_COMBOS = 8
+# a generic noun the request says after the gold's name (a coupon's 券, a team's 队): the same thing
+# named as the user names it, where the tool resolves it alike (checked by execution)
+_SAID_SUFFIXES = (
+    "券",
+    "的券",
+    "优惠券",
+    "队",
+)  # arrays whose items are replaced together: at most this many combinations executed
 
 
 def facility_mentions(query: str) -> list[str]:
@@ -170,6 +178,7 @@ def _candidates(v: str, c: Call, query: str, places: list[str]) -> list[str]:
     (``city: 洛阳``) names nothing new."""
     out = [] if v in query else [s for s in places if (canonical_place(s) or s) != (canonical_place(v) or v)]
     out += affix_variants(v, query, c)
+    out += [v + x for x in _SAID_SUFFIXES if v + x in query]  # 奥迪双钻8.8折券 for 奥迪双钻8.8折
     held = {x for k, x in c.arguments.items() if isinstance(x, str)}
     held |= {canonical_place(x) or x for x in held}
     return [
@@ -194,7 +203,8 @@ async def _string(
     for s in _candidates(v, c, query, places):
         found.tried["wording"] += 1
         variant = Call(name=c.name, arguments={**c.arguments, arg: s})
-        if not await _same(finder, variant, ref, answer, {s: v}):
+        suffixed = s.startswith(v) and s[len(v) :] in _SAID_SUFFIXES  # the answer names it so itself
+        if not await _same(finder, variant, ref, answer, {} if suffixed else {s: v}):
             continue
         reason = value_reason(tool, variant.arguments, arg, s, query)
         if reason is None and finds_nothing(result, tool):
