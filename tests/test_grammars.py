@@ -304,3 +304,17 @@ def test_values_whose_digits_would_run_together_are_kept_apart() -> None:
     assert _said("{d}{f}晚点了吗", vals) == "1月2日MF1511晚点了吗"
     assert _said("{c}{d}天气", vals) == "北京1月2日天气"
     assert _said("{f}2号航站楼", vals) == "MF1511 2号航站楼"
+
+
+def test_a_top_up_beyond_the_face_values_is_one_no_sum_of_them_makes() -> None:
+    """A neg_C top-up must cross the face-value limit: 80 (50 + 30) or 1500 (3 × 500) are served by
+    several calls (final validation sample of a52b90b: two such labels wrong), so the odd amounts are
+    ones no sum of face values reaches."""
+    faces = next(b for b in CAT.plugin("mobile_recharge").boundaries if b.id == "face_values").values
+    reach = {0}
+    for _ in range(8):
+        reach |= {r + f for r in reach for f in faces if r + f <= 5000}
+    g = GRAMMARS["mobile_recharge"]
+    for slot in ("odd", "odd_cn"):
+        for c in g.slots[slot].choices:
+            assert c.value not in reach, (slot, c.text)
