@@ -145,3 +145,27 @@ def test_alternatives_that_drop_what_the_request_says_are_refused() -> None:
     ]
     found = _find("这周末厦门和福州有啥演出", shows, ref="2025-06-28T20:21:00+08:00")
     assert all("category" not in a.extra for a in found.alternatives)
+
+
+def test_one_call_over_consecutive_days_answers_two_one_day_calls() -> None:
+    """前天和昨天哪天雨大: the two one-day history calls, or one call over both days (its answer lists
+    each day's); 上周五和昨天 are days apart, and the span between would be more than was asked."""
+    ref = "2025-06-27T10:00:00+08:00"
+
+    def day(d: str) -> Call:
+        return Call(
+            name="weather_history_query", arguments={"city": "乌鲁木齐", "start_date": d, "end_date": d}
+        )
+
+    found = _find("乌鲁木齐前天和昨天哪天雨大", [day("2025-06-25"), day("2025-06-26")], ref=ref)
+    assert [a["calls"] for a in found.alternative_calls] == [
+        [
+            {
+                "name": "weather_history_query",
+                "arguments": {"city": "乌鲁木齐", "start_date": "2025-06-25", "end_date": "2025-06-26"},
+            }
+        ]
+    ]
+    assert not _find(
+        "乌鲁木齐上周五和昨天哪天雨大", [day("2025-06-20"), day("2025-06-26")], ref=ref
+    ).alternative_calls

@@ -135,3 +135,26 @@ def test_the_hour_a_forecast_of_today_starts_at_anyway_may_be_written_out() -> N
     assert find("青岛雨几点停", today, ref=ref).alternatives[0].extra.get("start_hour") == [10]
     tomorrow = [Call(name="weather_hourly_forecast", arguments={"city": "青岛", "date": "2025-04-06"})]
     assert "start_hour" not in find("青岛明天雨几点停", tomorrow, ref=ref).alternatives[0].extra
+
+
+def test_the_singer_the_request_says_may_join_the_song_in_the_keyword() -> None:
+    """来五月天的《倔强》: the search box takes 五月天 倔强 (each word must match) and finds the same song;
+    a singer the request does not say is never joined."""
+    gold = [Call(name="music_search", arguments={"keyword": "倔强"})]
+    ref = "2025-11-18T11:56:00+08:00"
+    assert find("来五月天的《倔强》", gold, ref=ref).alternatives[0].values == {
+        "keyword": ["五月天 倔强", "倔强 五月天"]
+    }
+    assert find("来首《倔强》", gold, ref=ref).alternatives[0].values == {}
+
+
+def test_a_university_named_after_its_city_says_the_city() -> None:
+    """周六从武汉大学溜达到东湖: ``city: 武汉`` is the city the request says (东湖 alone names none)."""
+    gold = [
+        Call(
+            name="route_plan",
+            arguments={"destination": "东湖", "mode": "walking", "origin": "武汉大学"},
+        )
+    ]
+    found = find("从武汉大学溜达到东湖，得走多久", gold, ref="2026-05-19T18:50:00+08:00")
+    assert found.alternatives[0].extra.get("city") == ["武汉"]

@@ -92,3 +92,22 @@ def test_family_member_by_nickname() -> None:
     _by_name("step_stats", "user_id", ref, base, "U100023", [nick])
     code, _ = _refused("step_stats", {**base, "user_id": "查无此人"}, ref)
     assert code == "USER_NOT_FOUND"
+
+
+def test_a_music_search_with_words_apart_matches_each_of_them() -> None:
+    """五月天 倔强 finds 五月天's 倔强 (each word matches the title or the singer), as 倔强 alone does; a
+    singer with a song not theirs finds nothing."""
+    ref = "2025-11-18T11:56:00+08:00"
+    one, both, wrong = _run(
+        [
+            ("music_search", {"keyword": "倔强"}, ref),
+            ("music_search", {"keyword": "五月天 倔强"}, ref),
+            ("music_search", {"keyword": "周杰伦 倔强"}, ref),
+        ]
+    )
+    assert (
+        [r["title"] for r in both.result["results"]]
+        == [r["title"] for r in one.result["results"]]
+        == ["倔强"]
+    )
+    assert wrong.result["total"] == 0

@@ -163,10 +163,11 @@ _NOT_PLACES_RX = re.compile("|".join(map(re.escape, NOT_PLACES)))
 _INSTITUTION = ("大学",)
 
 
-def find_places(text: str) -> list[PlaceMention]:
+def find_places(text: str, institutions: bool = False) -> list[PlaceMention]:
     """Place names in free text, longest first, left to right; a name that a common word (``NOT_PLACES``)
     overlaps and reaches beyond is part of that word, not a mention (医保定点药店; 保定的医保定点药店
-    still mentions 保定 once)."""
+    still mentions 保定 once). A place in front of 大学 names the university, no place the request
+    is about — unless ``institutions``: where the university lies (武汉大学 is in 武汉)."""
     rx, names = _place_index()
     words = [(w.start(), w.end()) for w in _NOT_PLACES_RX.finditer(text)]
     out = []
@@ -174,7 +175,7 @@ def find_places(text: str) -> list[PlaceMention]:
         a, b = m.start(), m.end()
         if any(ws < b and we > a and (ws < a or we > b) for ws, we in words):
             continue
-        if text.startswith(_INSTITUTION, b):
+        if text.startswith(_INSTITUTION, b) and not institutions:
             continue
         s = m.group(0)
         out.append(PlaceMention(names[s], a, b, s, "implicit_entity" if s in NICKNAMES else None))

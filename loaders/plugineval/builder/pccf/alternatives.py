@@ -55,7 +55,7 @@ from .answers import (
 from .grounding import contrasts, drops_part, is_city, said, said_values, value_reason
 from .implied import carried, implied
 from .labels import own_words
-from .merge import merged, united
+from .merge import merged, spanned, united
 from .stated import stated_id
 from .widen import keyword_for_category, narrowed, one_day_end, widened, widened_end
 from .wording import wording
@@ -147,7 +147,7 @@ def _the_city_said(arg: str, value: Any, query: str) -> bool:
         return False
     if value not in query:
         return said(value, query)  # the landmarks' one city
-    named = {canonical_place(m.name) for m in find_places(query)}
+    named = {canonical_place(m.name) for m in find_places(query, institutions=True)}  # 武汉大学: 武汉
     named = {n for n in named if n is not None and is_city(n)}
     return named == {canonical_place(value)}
 
@@ -277,6 +277,7 @@ class AlternativeFinder:
             await own_words(found, i, c, self.catalog.tool(c.name), query, ref, answer, self._answer)
         await merged(self, found, gold, results, ref, query)
         await united(self, found, gold, results, ref, query)
+        await spanned(self, found, gold, results, ref, query)
         await self._proposals(found, query, gold, answers, results, ref, trace)
         return found
 
@@ -325,9 +326,9 @@ class AlternativeFinder:
 
     def _city_of_places(self, c: Call, query: str) -> list[Any]:
         """The one city the query's places lie in (徐家汇→上海南站: 上海), when the call's place
-        arguments name places of one city."""
+        arguments name places of one city; a university named after its city counts (武汉大学)."""
         cities: set[str] = set()
-        for m in find_places(query):
+        for m in find_places(query, institutions=True):
             info = place_info(m.name)
             if info is None:
                 continue

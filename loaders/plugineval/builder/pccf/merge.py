@@ -3,7 +3,9 @@
 - ``merged``: the gold calls differ in one optional argument only (成人票和儿童票: ticket_type adult,
   child) — the one call without it;
 - ``united``: the gold calls differ in one list-valued argument only (two pairwise drug checks) —
-  the one call with the lists united (a three-drug check), where the schema allows that many.
+  the one call with the lists united (a three-drug check), where the schema allows that many;
+- ``spanned``: the gold calls each cover one of consecutive days (前天和昨天) — the one call over the
+  span.
 
 Either is accepted when its answer holds each gold call's answer whole (the tool's echo of its own
 arguments aside: a schedule without ``period`` echoes none), and at least one gold answer lists
@@ -13,6 +15,8 @@ something — answers that list nothing are held by any answer, which proves not
 from __future__ import annotations
 
 import json
+from datetime import date
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from plugineval.schema import Call
@@ -123,3 +127,42 @@ async def united(
     answer = await finder._run(one, ref)
     if answer is not None and all(_holds_items(_strip(r), _strip(answer)) for r in results):
         _accept(finder, found, "united", query, gold, one)
+
+
+_SPANS = (("start_date", "end_date"), ("date_from", "date_to"))
+
+
+async def spanned(
+    finder: AlternativeFinder, found: Found, gold: list[Call], results: list[Any], ref: str, query: str = ""
+) -> None:
+    """Gold calls of one tool, each over one day (``start_date`` = ``end_date``) and alike otherwise,
+    whose days follow one another (前天和昨天哪天雨大: the 25th, the 26th): the one call over the span,
+    when its answer lists each gold call's items."""
+    if len(gold) < 2 or len({c.name for c in gold}) != 1 or any(r is None for r in results):
+        return
+    props = finder.catalog.tool(gold[0].name).properties
+    for lo, hi in _SPANS:
+        if lo not in props or hi not in props:
+            continue
+        days = [c.arguments.get(lo) for c in gold]
+        if any(not isinstance(d, str) or c.arguments.get(hi) != d for d, c in zip(days, gold, strict=True)):
+            continue
+        rest = [{k: v for k, v in c.arguments.items() if k not in (lo, hi)} for c in gold]
+        if any(r != rest[0] for r in rest):
+            continue
+        try:
+            ordered = sorted(date.fromisoformat(str(d)) for d in days)
+        except ValueError:
+            continue
+        if any((b - a).days != 1 for a, b in pairwise(ordered)):
+            continue  # days apart (周一和周五): the span between is more than was asked
+        found.tried["spanned"] += 1
+        if not _informative(finder, found, "spanned", gold, results):
+            return
+        one = Call(
+            name=gold[0].name, arguments={**rest[0], lo: ordered[0].isoformat(), hi: ordered[-1].isoformat()}
+        )
+        answer = await finder._run(one, ref)
+        if answer is not None and all(_holds_items(_strip(r), _strip(answer)) for r in results):
+            _accept(finder, found, "spanned", query, gold, one)
+        return

@@ -172,6 +172,22 @@ def _free_items(sch: dict[str, Any]) -> bool:
     )
 
 
+def qualified(v: str, result: Any, query: str) -> list[str]:
+    """The keyword with another word the request says that the answer's items carry (五月天 倔强 for
+    倔强: the song found is 五月天's), joined by a space as a search box takes it, either order."""
+    items = [
+        x for vs in (result.values() if isinstance(result, dict) else []) if isinstance(vs, list) for x in vs
+    ]
+    words = {
+        w
+        for it in items
+        if isinstance(it, dict)
+        for w in it.values()
+        if isinstance(w, str) and len(w) >= 2 and w in query and w not in v and v not in w
+    }
+    return [s for w in sorted(words) for s in (f"{w} {v}", f"{v} {w}")]
+
+
 def _candidates(v: str, c: Call, query: str, places: list[str]) -> list[str]:
     """The request's names for ``v``: the places it names (where the gold's value is not said as it
     is), and the names around it (``affix_variants``). A value another argument of the call holds
@@ -200,13 +216,17 @@ async def _string(
     places: list[str],
 ) -> None:
     tool = finder.catalog.tool(c.name)
-    for s in _candidates(v, c, query, places):
+    extra = qualified(v, result, query) if arg == "keyword" else []
+    for s in [*_candidates(v, c, query, places), *extra]:
         found.tried["wording"] += 1
         variant = Call(name=c.name, arguments={**c.arguments, arg: s})
         suffixed = s.startswith(v) and s[len(v) :] in _SAID_SUFFIXES  # the answer names it so itself
         if not await _same(finder, variant, ref, answer, {} if suffixed else {s: v}):
             continue
-        reason = value_reason(tool, variant.arguments, arg, s, query)
+        if s in extra:  # words apart: each said by the request
+            reason = None if all(w in query for w in s.split()) else "not_in_request"
+        else:
+            reason = value_reason(tool, variant.arguments, arg, s, query)
         if reason is None and finds_nothing(result, tool):
             reason = "empty_answer"
         if reason is None and drops_part(finder.catalog.tool, query, [c], [variant]):

@@ -316,13 +316,16 @@ def movie_book_seats(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
 def music_search(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
     kw = _strip_title(args["keyword"])
     col = {"song": "title", "artist": "artist", "album": "album"}[args["search_type"]]
-    where = f"({col} LIKE ?" + (" OR artist LIKE ?)" if col == "title" else ")")
-    params: list[Any] = [f"%{kw}%"] + ([f"%{kw}%"] if col == "title" else [])
+    # words apart (五月天 倔强): each must match, the title or the singer — a singer's song by name
+    words = [_strip_title(w) for w in kw.split()] or [kw]
+    one = f"({col} LIKE ?" + (" OR artist LIKE ?)" if col == "title" else ")")
+    where = "(" + " AND ".join([one] * len(words)) + ")"
+    params: list[Any] = [x for w in words for x in ([f"%{w}%"] + ([f"%{w}%"] if col == "title" else []))]
     if "language" in args:
         where += " AND language=?"
         params.append(args["language"])
-    order = f"({col}=?) DESC, plays DESC, song_id"
-    rows = ctx.query(f"SELECT * FROM ent_songs WHERE {where} ORDER BY {order}", (*params, kw))
+    order = f"({col} IN ({','.join('?' * len(words))})) DESC, plays DESC, song_id"
+    rows = ctx.query(f"SELECT * FROM ent_songs WHERE {where} ORDER BY {order}", (*params, *words))
     results = [
         _pick(
             r, "song_id title artist album year language", vip_only=bool(r["vip_only"]), play_count=r["plays"]
