@@ -84,7 +84,10 @@ def test_every_row_is_decided_and_rows_are_accounted_for(
     assert len(kept) + sum(dropped.values()) == sum(len(v) for v in manifest.values())
     assert dropped["ir_duplicate"] == sum(len(manifest[f]) for f in FILES if f.startswith("ir_"))
     reasons = load_mapping(CAT).reasons
-    assert set(dropped) <= set(reasons) | {real.NO_REFERENCE}
+    assert set(dropped) <= set(reasons) | {real.NO_REFERENCE, real.EXTERNAL_KNOWLEDGE}
+    # a request about a message the record does not carry (EK:…\nquery:…) never enters, nor its scaffolding
+    assert dropped[real.EXTERNAL_KNOWLEDGE] > 0
+    assert not any("EK:" in q.query or "query:" in q.query for q in kept)
     assert not any(q.origin.split()[1].startswith("ir_") for q in kept)
     assert {q.kind for q in kept} <= {"trigger", "underspecified"}
     # ST_Imperfect rows only enter as underspecified
