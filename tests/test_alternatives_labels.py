@@ -37,3 +37,26 @@ def test_the_users_words_for_an_echoed_subject_are_listed_and_a_question_is_not(
     found = _find(QUERY, gold)
     assert found.alternatives[0].extra.get("subject") == ["组里碰个头"]
     assert found.rejected["own_words"] == {"not_field_content": 1}  # 哪有空屋
+
+
+def test_a_value_another_call_of_the_list_holds_is_never_this_calls_alternative() -> None:
+    """我和陈宇雪各一间套房: the first room is the account's own, the second 陈宇雪's; accepting 陈宇雪 as
+    the first room's guest would let two bookings for her match both gold calls (two final-sample
+    reviewers), so it is withdrawn and counted."""
+    base = {
+        "hotel_id": "全季酒店南昌滨江店",
+        "check_in": "2026-03-16",
+        "check_out": "2026-03-18",
+        "room_type": "suite",
+    }
+    gold = [
+        Call(name="hotel_book", arguments=dict(base)),
+        Call(name="hotel_book", arguments={**base, "guest_name": "陈宇雪"}),
+    ]
+    found = find(
+        "下星期一住到下星期三住全季酒店南昌滨江店，我和陈宇雪各一间套房",
+        gold,
+        ref="2026-03-13T09:54:00+08:00",
+    )
+    assert "陈宇雪" not in found.alternatives[0].extra.get("guest_name", [])
+    assert found.rejected["cross_call"] == {"another_calls_value": 1}

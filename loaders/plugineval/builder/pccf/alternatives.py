@@ -152,6 +152,25 @@ def _the_city_said(arg: str, value: Any, query: str) -> bool:
     return named == {canonical_place(value)}
 
 
+def _keep_parts_apart(found: Found, gold: list[Call]) -> None:
+    """A value accepted for one gold call that another call of the same tool holds as its own (我和陈宇雪
+    各一间: the first room's ``guest_name`` may not be 陈宇雪) is withdrawn: with it, two calls for the
+    same part of the request would match both gold calls and leave the other part undone."""
+    for i, c in enumerate(gold):
+        alt = found.alternatives[i]
+        for j, other in enumerate(gold):
+            if j == i or other.name != c.name:
+                continue
+            for table in (alt.extra, alt.values):
+                for arg, vals in list(table.items()):
+                    theirs = other.arguments.get(arg)
+                    if theirs is not None and theirs != c.arguments.get(arg) and theirs in vals:
+                        vals.remove(theirs)
+                        found.reject("cross_call", "another_calls_value")
+                        if not vals:
+                            del table[arg]
+
+
 class AlternativeFinder:
     """Executes the variants of an accepted gold list; ``stage1`` lends its executor, validators and
     argument evaluator (the variant's values must be grounded like a proposal's)."""
@@ -279,6 +298,7 @@ class AlternativeFinder:
         await united(self, found, gold, results, ref, query)
         await spanned(self, found, gold, results, ref, query)
         await self._proposals(found, query, gold, answers, results, ref, trace)
+        _keep_parts_apart(found, gold)
         return found
 
     # --- an optional argument the query entails ------------------------------------------------
