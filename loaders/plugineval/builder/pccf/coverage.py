@@ -162,9 +162,12 @@ def plan(
                 continue
             pats = patterns_by_split(p.id, s.id, g).get(split, [])
             if s.kind == "trigger":
-                for d in sorted({pattern_difficulty(x, g) for x in pats}):
+                by_difficulty: dict[str, list[Pattern]] = defaultdict(list)
+                for x in pats:
+                    by_difficulty[pattern_difficulty(x, g)].append(x)
+                for d in sorted(by_difficulty):
                     pos_units[d].append((p.id, s.id, d))
-                    weights[(p.id, s.id, d)] = unit_weight([x for x in pats if pattern_difficulty(x, g) == d])
+                    weights[(p.id, s.id, d)] = unit_weight(by_difficulty[d])
             elif pats:
                 neg_units[s.kind].append((p.id, s.id))
     budgets: dict[Unit, int] = {}

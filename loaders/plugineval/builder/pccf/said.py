@@ -14,6 +14,7 @@ __all__ = ["DATE_FORMS", "said_cost", "said_weight", "unit_weight"]
 DATE_FORMS = frozenset({"md", "full", "iso"})
 _TAIL = re.compile(r"[，,]([^，,。？?！!]*)$")
 _JOINED = re.compile(r"\}[和、跟与]\{")
+FEW_PATTERNS = 4  # a unit of fewer patterns repeats itself when it takes a large share of its tier
 
 
 def said_cost(p: Pattern) -> int:
@@ -48,9 +49,5 @@ def unit_weight(pats: list[Pattern]) -> float:
     ws = [said_weight(p) for p in pats]
     if not ws:
         return 0.0
-    # a unit of few patterns repeats itself when it takes a large share (三条"昨天X灰蒙蒙的，是雾霾吗" in
-    # one blind sample of sixty): its weight shrinks below four patterns
+    # (三条"昨天X灰蒙蒙的，是雾霾吗" in one blind sample of sixty): its weight shrinks below FEW_PATTERNS
     return sum(w * w for w in ws) / sum(ws) * min(1.0, len(ws) / FEW_PATTERNS)
-
-
-FEW_PATTERNS = 4

@@ -36,15 +36,10 @@ _ADMIN = "市省县区"
 _NOT_NAME = re.compile(r"[，。、；;,.!！?？\s：:（）()]|^(帮我|请|给我|我想|我要)|[吗呢吧啊]$")
 _PROBE = "甲乙丙丁"  # a value no user says
 _CONTRAST_CITIES = ("北京", "乌鲁木齐", "纽约", "伦敦")
-_MAX_COMBOS = 8
+_MAX_COMBOS = 8  # arrays whose items are replaced together: at most this many combinations executed
 # a generic noun the request says after the gold's name (a coupon's 券, a team's 队): the same thing
 # named as the user names it, where the tool resolves it alike (checked by execution)
-_SAID_SUFFIXES = (
-    "券",
-    "的券",
-    "优惠券",
-    "队",
-)  # arrays whose items are replaced together: at most this many combinations executed
+_SAID_SUFFIXES = ("券", "的券", "优惠券", "队")
 
 
 def facility_mentions(query: str) -> list[str]:
