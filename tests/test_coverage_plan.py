@@ -1,5 +1,6 @@
 """Stage II budget bookkeeping: the deficit of an exhausted unit moves to live units of the same kind
-and difficulty, the plugin's own units first, and nothing already counted is lost."""
+and difficulty — positives by the units' weights, negatives the plugin's own units first — and nothing
+already counted is lost."""
 
 from __future__ import annotations
 
@@ -29,18 +30,40 @@ def test_exhausted_deficit_moves_to_live_units_of_the_same_kind_and_difficulty()
         (*c, "easy"): 5,  # another difficulty: untouched
         (*neg, "hard"): 2,  # another kind: untouched
     }
-    st = SplitState(Coverage("test", dict(budgets)))
+    # b is said briefly, c packs many values in: moved budget follows the weights (D'Hondt)
+    weights = {(*b, "hard"): 1.0, (*c, "hard"): 0.3}
+    st = SplitState(Coverage("test", dict(budgets), weights=weights))
     st.coverage.counts[(*a, "hard")] = 2
     st.exhausted.add((*a, "hard"))
     me = SimpleNamespace(kind_of=KIND_OF, stats=BuildStats())
     Builder._reallocate(me, st, "test")  # type: ignore[arg-type]
     got = st.coverage.budgets
     assert got[(*a, "hard")] == 2 and st.coverage.deficit((*a, "hard")) == 0
-    assert got[(*b, "hard")] + got[(*c, "hard")] == 3 + 3 + 4
-    assert got[(*b, "hard")] >= 3 + 2  # round-robin starts with the plugin's own units
+    assert (got[(*b, "hard")], got[(*c, "hard")]) == (3 + 3, 3 + 1)
     assert got[(*c, "easy")] == 5 and got[(*neg, "hard")] == 2
     assert sum(got.values()) == sum(budgets.values())
     assert me.stats.reallocated == {"test": 4}
+
+
+def test_moved_positive_budget_is_proportional_to_weight_across_rounds() -> None:
+    trig = _units("trigger")
+    spent = trig[:3]
+    heavy, light = trig[3], trig[4]
+    budgets = {(*u, "easy"): 10 for u in spent} | {(*heavy, "easy"): 1, (*light, "easy"): 1}
+    weights = {(*u, "easy"): 1e-9 for u in spent} | {(*heavy, "easy"): 1.0, (*light, "easy"): 0.25}
+    st = SplitState(Coverage("test", dict(budgets), weights=weights))
+    me = SimpleNamespace(kind_of=KIND_OF, stats=BuildStats())
+    for u in spent:  # one spent unit a round: the split's state carries what each unit took
+        st.exhausted.add((*u, "easy"))
+        Builder._reallocate(me, st, "test")  # type: ignore[arg-type]
+    got = st.coverage.budgets
+    assert (got[(*heavy, "easy")] - 1, got[(*light, "easy")] - 1) == (24, 6)
+    assert me.stats.reallocated == {"test": 30}
+    # equal weights (none planned): an even spread, not everything to the first unit
+    st2 = SplitState(Coverage("test", {(*spent[0], "easy"): 6, (*heavy, "easy"): 0, (*light, "easy"): 0}))
+    st2.exhausted.add((*spent[0], "easy"))
+    Builder._reallocate(me, st2, "test")  # type: ignore[arg-type]
+    assert st2.coverage.budgets[(*heavy, "easy")] == st2.coverage.budgets[(*light, "easy")] == 3
 
 
 def test_nothing_moves_when_no_live_unit_of_that_kind_and_difficulty_remains() -> None:
@@ -225,7 +248,7 @@ def test_a_tier_goes_more_to_the_scenarios_people_say_briefly() -> None:
     brief, packed = ("recipes", "how_to", "easy"), ("flight_tickets", "search", "easy")
     briefs = [pat(t) for t in ("{dish}怎么做", "{dish}咋做", "做{dish}", "{dish}的做法")]
     w = {brief: unit_weight(briefs), packed: unit_weight([pat("{d:md}{a}到{b}的机票")] * 4)}
-    assert w[brief] == 1.0 and w[packed] == 1 / 9
+    assert w[brief] == 1.0 and w[packed] == 1 / 27
     assert unit_weight(briefs[:1]) == 1 / 4  # one pattern alone would repeat itself: a quarter
     out = _spread_weighted(20, [brief, packed], w)
     assert sum(out.values()) == 20 and out[packed] >= 1 and out[brief] > 4 * out[packed]

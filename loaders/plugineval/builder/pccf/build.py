@@ -45,6 +45,7 @@ class SplitState:
     exhausted: set[Unit] = field(default_factory=set)
     dry: dict[Unit, int] = field(default_factory=dict)  # failed tries in a row per unit
     near_dups: int = 0
+    moved_in: dict[Unit, int] = field(default_factory=dict)  # examples of budget a unit took from spent ones
 
 
 @dataclass
@@ -273,16 +274,23 @@ class Builder:
 
     def _reallocate(self, st: SplitState, split: str) -> None:
         """The deficit of an exhausted unit moves to the live units of the same kind and difficulty in
-        the split (round-robin in a stable order, the plugin's own units first): a scenario whose
-        patterns are spent cannot fill its share, and the split's kind and difficulty mix is what the
-        budget fixes. Every plugin keeps the examples it already has. A negative kind with no live unit
-        left at that difficulty takes it at another one: behavioural difficulty is only known after
+        the split: a scenario whose patterns are spent cannot fill its share, and the split's kind and
+        difficulty mix is what the budget fixes. Every plugin keeps the examples it already has.
+
+        Positives move one example at a time to the live unit with the highest weight per example it
+        has taken so far (``Coverage.weights``, the D'Hondt rule): moved budget follows the same
+        preference for briefly said scenarios as the plan. Round-robin (the old rule) sent it evenly,
+        so in test, where the masked near-duplicate rule spends short patterns first, most of it went
+        to the scenarios with the most slots (a cleaning booking with day, hour, hours and city).
+        Negatives go round-robin, the plugin's own units first. A negative kind with no live unit left
+        at that difficulty takes it at another one: behavioural difficulty is only known after
         calibration, and the kind's count is the budget's; that share is counted apart."""
         kind_of = self.kind_of
         live: dict[tuple[str, str], list[Unit]] = defaultdict(list)
         for u in sorted(st.coverage.budgets, key=lambda u: hashlib.sha256("|".join(u).encode()).hexdigest()):
             if u not in st.exhausted:
                 live[(kind_of[(u[0], u[1])], u[2])].append(u)
+        weights = st.coverage.weights
         for u in sorted(st.exhausted):
             d = st.coverage.deficit(u)
             kind = kind_of[(u[0], u[1])]
@@ -294,11 +302,18 @@ class Builder:
             if d == 0 or not group:
                 continue
             st.coverage.budgets[u] -= d
-            own = [v for v in group if v[0] == u[0]]
-            order = own + [v for v in group if v[0] != u[0]]
-            for i in range(d):
-                v = order[i % len(order)]
-                st.coverage.budgets[v] += 1
+            if kind == "trigger":
+                rank = {v: i for i, v in enumerate(group)}
+                for _ in range(d):
+                    v = max(group, key=lambda v: (weights.get(v, 1.0) / (st.moved_in.get(v, 0) + 1), -rank[v]))
+                    st.moved_in[v] = st.moved_in.get(v, 0) + 1
+                    st.coverage.budgets[v] += 1
+            else:
+                own = [v for v in group if v[0] == u[0]]
+                order = own + [v for v in group if v[0] != u[0]]
+                for i in range(d):
+                    v = order[i % len(order)]
+                    st.coverage.budgets[v] += 1
             self.stats.reallocated[key] = self.stats.reallocated.get(key, 0) + d
 
     def _transfer(self, st: SplitState, split: str, rec: Record, target: Unit) -> bool:

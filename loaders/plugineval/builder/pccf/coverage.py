@@ -124,6 +124,8 @@ class Coverage:
     unplaceable: dict[str, int] = field(default_factory=dict)  # difficulty budget no pattern can serve
     supply: dict[tuple[str, str], dict[str, int]] = field(default_factory=dict)  # pilot calibration
     planned: dict[Unit, int] = field(default_factory=dict)  # the budgets as planned, before any move
+    # a trigger unit's ``unit_weight``: how briefly people say its patterns (moved budget follows it)
+    weights: dict[Unit, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.planned:
@@ -196,7 +198,11 @@ def plan(
         for d, v in alloc.items():
             budgets[(pid, sid, d)] = budgets.get((pid, sid, d), 0) + v
     return Coverage(
-        split, {u: b for u, b in budgets.items() if b > 0}, unplaceable=unplaceable, supply=dict(supply or {})
+        split,
+        {u: b for u, b in budgets.items() if b > 0},
+        unplaceable=unplaceable,
+        supply=dict(supply or {}),
+        weights=weights,
     )
 
 
