@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from plugineval.schema import Call
 
-from .answers import _carries_selected, _holds_items, _strip, finds_nothing, sub_answer
+from .answers import _carries_selected, _holds_items, _strip, finds_nothing, is_echo, sub_answer
 from .grounding import under_delivers
 
 if TYPE_CHECKING:
@@ -52,10 +52,11 @@ def _accept(
 
 
 def _unechoed(finder: AlternativeFinder, call: Call, result: Any) -> Any:
-    """The answer without ids, timestamps and the tool's echo of its own arguments."""
+    """The answer without ids, timestamps and the tool's echo of its own arguments (``is_echo``: a
+    scalar under an argument's name; a list under one is the answer itself)."""
     echo = set(finder.catalog.tool(call.name).properties)
     if isinstance(result, dict):
-        result = {k: v for k, v in result.items() if k not in echo}
+        result = {k: v for k, v in result.items() if not is_echo(k, v, echo)}
     return _strip(result)
 
 

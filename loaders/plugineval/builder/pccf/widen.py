@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from plugineval.baselines.textscan import find_times
 from plugineval.schema import Call
 
-from .answers import _clipped, _holds_items, _strip, finds_nothing, sub_answer
+from .answers import _clipped, _holds_items, _strip, finds_nothing, is_echo, sub_answer
 
 if TYPE_CHECKING:
     from .alternatives import AlternativeFinder, Found
@@ -253,8 +253,8 @@ async def keyword_for_category(
                 found.reject("keyword", "empty_answer")
                 continue
             echo = set(tool.properties)
-            part = _strip({a: x for a, x in got.items() if a not in echo})
-            whole = _strip({a: x for a, x in result.items() if a not in echo})
+            part = _strip({a: x for a, x in got.items() if not is_echo(a, x, echo)})
+            whole = _strip({a: x for a, x in result.items() if not is_echo(a, x, echo)})
             items = [x for got_list in part.values() if isinstance(got_list, list) for x in got_list]
             if not all(s in json.dumps(x, ensure_ascii=False) for x in items):
                 found.reject("keyword", "tool_ignores_argument")
