@@ -135,3 +135,28 @@ def test_a_road_before_a_past_time_is_the_road_alone() -> None:
 def test_a_year_only_the_call_has_is_the_year_said() -> None:
     assert _fill("typhoon_tracker", "去年的台风") == [{"year": 2025}]
     assert _fill("typhoon_tracker", "前年来了几个台风") == [{"year": 2024}]
+
+
+def test_a_slot_inside_an_alternation_is_read_in_either_branch() -> None:
+    """`[{city}天气怎么样|天气{city}]`: each branch's slot is a group of its own; the branch that
+    matched fills it, the other stays out (it was escaped as literal text and never matched)."""
+    from plugineval.builder.pccf.retriever import CompiledPattern, _compile
+    from plugineval.builder.synth.grammar import Pattern
+
+    g = R.grammars["weather_forecast"]
+    p = Pattern.model_validate(
+        {
+            "id": "alt",
+            "text": "[{city}明天天气怎么样|明天{city}会下雨吗]",
+            "calls": [{"tool": "weather_daily_forecast", "args": {"city": "{city}"}}],
+        }
+    )
+    rx, groups = _compile(p, g.slots, R.catalog)
+    assert sorted(groups.values()) == ["city", "city"]
+    cp = CompiledPattern("x", "trigger", p, rx, groups)
+    for q, city in (("南京明天天气怎么样", "南京"), ("明天杭州会下雨吗", "杭州")):
+        m = cp.regex.match(q)
+        assert m is not None, q
+        got = {groups[k]: v for k, v in m.groupdict().items() if v is not None}
+        assert got == {"city": city}
+    assert cp.regex.match("明天天气怎么样") is None

@@ -106,27 +106,35 @@ def _arg_rx(p: Pattern, slot: str, catalog: Catalog | None) -> str | None:
 def _compile(
     p: Pattern, slots: dict[str, SlotSpec] | None = None, catalog: Catalog | None = None
 ) -> tuple[re.Pattern[str], dict[str, str]]:
+    """The pattern as a regex, each slot a named group (``groups``: group -> slot name). A slot inside
+    an alternation (``[{kw}来{n:cn}款|推荐{n:cn}款{kw}]``) is a group in its branch: a slot said twice
+    in two branches gets a group in each, and only the branch that matched fills its groups."""
     groups: dict[str, str] = {}
+
+    def slot(m: re.Match[str]) -> str:
+        g = f"s{len(groups)}"
+        groups[g] = m.group("name")
+        spec = (slots or {}).get(m.group("name"))
+        rx = _slot_rx(spec, catalog)
+        if rx == ".+?" and spec is not None and spec.type == "sql":
+            rx = _arg_rx(p, m.group("name"), catalog) or rx
+        return f"(?P<{g}>{rx})"
+
+    def plain(text: str) -> str:
+        out, pos = [], 0
+        for m in SLOT_RE.finditer(text):
+            out += [re.escape(text[pos : m.start()]), slot(m)]
+            pos = m.end()
+        return "".join(out) + re.escape(text[pos:])
+
     out: list[str] = []
     pos = 0
     text = p.text
-    tokens = sorted([*ALT_RE.finditer(text), *SLOT_RE.finditer(text)], key=lambda m: m.start())
-    for m in tokens:
-        if m.start() < pos:
-            continue
-        out.append(re.escape(text[pos : m.start()]))
-        if m.re is ALT_RE:
-            out.append("(?:" + "|".join(re.escape(b) for b in m.group(1).split("|")) + ")")
-        else:
-            g = f"s{len(groups)}"
-            groups[g] = m.group("name")
-            spec = (slots or {}).get(m.group("name"))
-            rx = _slot_rx(spec, catalog)
-            if rx == ".+?" and spec is not None and spec.type == "sql":
-                rx = _arg_rx(p, m.group("name"), catalog) or rx
-            out.append(f"(?P<{g}>{rx})")
+    for m in ALT_RE.finditer(text):
+        out.append(plain(text[pos : m.start()]))
+        out.append("(?:" + "|".join(plain(b) for b in m.group(1).split("|")) + ")")
         pos = m.end()
-    out.append(re.escape(text[pos:]))
+    out.append(plain(text[pos:]))
     return re.compile("^" + "".join(out) + r"[。.!！?？]*$"), groups
 
 
@@ -168,6 +176,8 @@ class TemplateRetriever:
             ok = True
             for g, slot in cp.groups.items():
                 s = m.group(g)
+                if s is None:  # a slot of an alternation branch that did not match
+                    continue
                 if slot in spans and spans[slot] != s:
                     ok = False
                 spans[slot] = s
