@@ -253,3 +253,42 @@ def test_a_tier_goes_more_to_the_scenarios_people_say_briefly() -> None:
     out = _spread_weighted(20, [brief, packed], w)
     assert sum(out.values()) == 20 and out[packed] >= 1 and out[brief] > 4 * out[packed]
     assert sum(_spread_weighted(1, [brief, packed], w).values()) == 1  # fewer records than units
+
+
+def test_a_unit_people_never_say_that_way_is_owed_no_record() -> None:
+    """An easy day-specific index must say its day by calendar date (徐州7月29日洗车指数; people say
+    明天, a medium request): below FLOOR_WEIGHT a unit takes its proportional share only, while a
+    plugin none of whose units reach it keeps its heaviest one."""
+    from plugineval.builder.pccf.coverage import FLOOR_WEIGHT, _floored, _spread_weighted
+
+    brief, packed = ("life_index", "what_to_wear", "easy"), ("life_index", "car_wash_tomorrow", "easy")
+    lone = ("flight_tickets", "search", "easy")
+    w = {brief: 1.0, packed: 1 / 9, lone: 1 / 27}
+    assert w[packed] < FLOOR_WEIGHT <= w[brief]
+    floored = _floored([brief, packed, lone], w)
+    assert floored == {brief, lone}  # the flight plugin's only unit keeps its record
+    out = _spread_weighted(6, [brief, packed, lone], w, floored)
+    assert out.get(packed, 0) == 0 and out[lone] == 1 and out[brief] == 5
+    assert sum(out.values()) == 6
+    # with room to spare the packed unit gets its proportional share
+    out = _spread_weighted(60, [brief, packed, lone], w, floored)
+    assert 4 <= out[packed] <= 7 and sum(out.values()) == 60
+
+
+def test_a_small_split_keeps_every_plugin_and_otherwise_goes_by_weight() -> None:
+    """Validation's 250 positives cannot give each (scenario, tier) unit one: each plugin keeps
+    one, the rest go by weight (before: one each to the first units in hash order, whatever they
+    packed in), so the validation sample reads like test."""
+    from plugineval.builder.pccf.config import BuildConfig
+    from plugineval.builder.pccf.coverage import plan
+    from plugineval.builder.synth.grammar import load_grammars
+
+    cfg = BuildConfig.load("configs/default.toml")
+    cov = plan("validation", cfg.splits["validation"], CAT, load_grammars())
+    units = [u for u in cov.weights if KIND_OF[(u[0], u[1])] == "trigger"]
+    got = {u: b for u, b in cov.budgets.items() if u in cov.weights}
+    assert sum(got.values()) == sum(cfg.splits["validation"].positives.values())
+    assert {u[0] for u in got} == {u[0] for u in units}
+    mean_all = sum(cov.weights[u] for u in units) / len(units)
+    mean_got = sum(cov.weights[u] * b for u, b in got.items()) / sum(got.values())
+    assert mean_got > 1.3 * mean_all

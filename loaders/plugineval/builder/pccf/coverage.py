@@ -96,23 +96,47 @@ def _spread(total: int, keys: list[Unit]) -> dict[Unit, int]:
     return {u: base + (1 if i < rem else 0) for i, u in enumerate(order)}
 
 
-def _spread_weighted(total: int, keys: list[Unit], weights: dict[Unit, float]) -> dict[Unit, int]:
+#: a unit whose patterns' expected weight is below this (they pack a calendar date beside two values,
+#: or four values and more: 徐州7月29日洗车指数 for an easy day-specific index, where people say 明天)
+#: is not owed a record of its own in a split: it takes its proportional share only
+FLOOR_WEIGHT = 0.2
+
+
+def _spread_weighted(
+    total: int, keys: list[Unit], weights: dict[Unit, float], floored: set[Unit] | None = None
+) -> dict[Unit, int]:
     """``total`` over ``keys`` in proportion to their weights (largest remainder, ties by the same
-    hash order as ``_spread``), each unit at least one: a tier's records go more to the scenarios
-    people say briefly, never to none of a scenario that has patterns of that tier."""
+    hash order as ``_spread``), each unit of ``floored`` (all, when not given) at least one: a tier's
+    records go more to the scenarios people say briefly, never to none of a scenario people say that
+    way. A tier smaller than its floored units (validation's) is spread by weight alone."""
     if not keys:
         return {}
-    if total < len(keys):
-        return _spread(total, keys)
+    floor = [u for u in keys if floored is None or u in floored]
+    if total < len(floor):  # a small split (validation): by weight alone, not one each by hash order
+        floor = []
     order = sorted(keys, key=lambda u: hashlib.sha256("|".join(u).encode()).hexdigest())
     w = {u: max(weights.get(u, 1.0), 1e-6) for u in order}
-    rest = total - len(order)
+    rest = total - len(floor)
     scale = rest / sum(w.values())
     raw = {u: w[u] * scale for u in order}
-    out = {u: 1 + int(raw[u]) for u in order}
+    out = {u: (u in floor) + int(raw[u]) for u in order}
     left = total - sum(out.values())
     for u in sorted(order, key=lambda u: -(raw[u] - int(raw[u])))[:left]:
         out[u] += 1
+    return {u: n for u, n in out.items() if n > 0}
+
+
+def _floored(units: list[Unit], weights: dict[Unit, float], plugins_only: bool = False) -> set[Unit]:
+    """The units owed one record each: those people say that way (``FLOOR_WEIGHT``; none with
+    ``plugins_only``, for a split too small to hold one of each), and for a plugin with none such its
+    heaviest unit, so every plugin keeps a positive."""
+    out = set() if plugins_only else {u for u in units if weights.get(u, 1.0) >= FLOOR_WEIGHT}
+    by_plugin: dict[str, list[Unit]] = defaultdict(list)
+    for u in units:
+        by_plugin[u[0]].append(u)
+    for us in by_plugin.values():
+        if not out.intersection(us):
+            out.add(max(sorted(us), key=lambda u: weights.get(u, 1.0)))
     return out
 
 
@@ -174,10 +198,14 @@ def plan(
                 neg_units[s.kind].append((p.id, s.id))
     budgets: dict[Unit, int] = {}
     unplaceable: dict[str, int] = {}
+    every = [u for us in pos_units.values() for u in us]
+    floored = _floored(every, weights)
+    if any(n < len(floored.intersection(pos_units.get(d, []))) for d, n in budget.positives.items()):
+        floored = _floored(every, weights, plugins_only=True)  # validation: one per plugin, then weight
     for d, n in budget.positives.items():
         if not pos_units.get(d):
             unplaceable[f"positive/{d}"] = n
-        budgets |= _spread_weighted(n, pos_units.get(d, []), weights)
+        budgets |= _spread_weighted(n, pos_units.get(d, []), weights, floored)
     shares = {str(d): v for d, v in budget.negative_difficulty.items()}
     per_scenario: dict[tuple[str, str], int] = {}
     for kind, n in budget.negatives.items():
