@@ -305,7 +305,9 @@ class Builder:
             if kind == "trigger":
                 rank = {v: i for i, v in enumerate(group)}
                 for _ in range(d):
-                    v = max(group, key=lambda v: (weights.get(v, 1.0) / (st.moved_in.get(v, 0) + 1), -rank[v]))
+                    v = max(
+                        group, key=lambda v: (weights.get(v, 1.0) / (st.moved_in.get(v, 0) + 1), -rank[v])
+                    )
                     st.moved_in[v] = st.moved_in.get(v, 0) + 1
                     st.coverage.budgets[v] += 1
             else:
