@@ -279,3 +279,37 @@ def test_a_longer_list_than_a_splittable_check_takes_is_no_negative() -> None:
 
     v = anyio.run(go)
     assert not v.accepted and v.reason == "limit_splittable"
+
+
+def test_a_stay_longer_than_one_order_takes_is_no_negative() -> None:
+    """单笔订单最多连续入住 30 晚: a 46-night stay is booked as two back-to-back orders, so the
+    request crosses no limit a careful grader holds (train round F): ``limit_splittable``, as a span
+    limit on a read is."""
+    import anyio
+
+    from plugineval.builder.pccf.config import BuildConfig
+    from plugineval.builder.pccf.stage1 import StageOne
+    from plugineval.builder.synth.synthesizer import Candidate
+    from plugineval.builder.tools.server import ToolExecutor
+    from plugineval.builder.tools.store import Store
+    from plugineval.schema import Call
+
+    cfg = BuildConfig.load(None)
+    plugin = CAT.plugin("hotel_booking")
+    scen = next(s for s in plugin.scenarios if s.id == "long_stay")
+    db = Store.open([CAT.domain_of_plugin("hotel_booking")], cfg.store_seed).readonly_connection()
+    hotel = db.execute("SELECT name FROM hotels WHERE city='郑州' ORDER BY name LIMIT 1").fetchone()[0]
+    args = {"hotel_id": hotel, "check_in": "2026-03-05", "check_out": "2026-04-20", "room_type": "king"}
+    cand = Candidate(
+        query=f"{hotel}订大床房，3月5号一直住到4月20日", plugin="hotel_booking", scenario=scen.id,
+        kind="neg_C", pattern="t", reference_time="2026-03-02T17:02:00+08:00",
+        intended_calls=[Call(name="hotel_book", arguments=args)],
+        declared_steps=[], masked="", slots={}, surfaces={},
+    )  # fmt: skip
+
+    async def go() -> Any:
+        async with ToolExecutor(CAT, cfg.store_seed) as ex:
+            return await StageOne(cfg.stage1, CAT, ex, [], None, None).verify(cand, plugin, scen, db)
+
+    v = anyio.run(go)
+    assert not v.accepted and v.reason == "limit_splittable", (v.reason, v.evidence)

@@ -69,6 +69,27 @@ def test_distinct_date_and_time_slots_differ() -> None:
         assert n2 is not None and n2.value != n1.value  # drawn again, not given up
 
 
+def test_a_weekdays_date_slot_draws_no_weekend_day() -> None:
+    """A fund bought 上周六 is priced at the next trading day, not the day the tool's 非交易日 rule
+    reads (train round F): a purchase day (``weekdays: true``) is drawn Monday to Friday, in every
+    form."""
+    import random
+    from datetime import date, datetime
+
+    from plugineval.builder.synth.grammar import SlotSpec
+    from plugineval.builder.synth.slots import SlotContext
+
+    ref = datetime.fromisoformat("2026-03-18T09:30:00+08:00")
+    days = set()
+    for i in range(60):
+        for form in (None, "rel", "md"):
+            ctx = SlotContext(random.Random(i), ref, CAT, None)
+            v = ctx.sample("d", SlotSpec(type="date", min_days=-12, max_days=-1, weekdays=True), form)
+            if v is not None:
+                days.add(date.fromisoformat(v.value).weekday())
+    assert days and max(days) <= 4 and len(days) == 5
+
+
 def test_a_near_day_is_said_by_its_day_word_not_its_date() -> None:
     """明天, never 5月21号, for tomorrow: an ``md`` date draws a day further off where its range
     holds one, and says a range of only near days by the day word (with the step that takes)."""

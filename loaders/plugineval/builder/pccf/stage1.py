@@ -450,8 +450,10 @@ class StageOne:
             if b.kind == "max_items" and read_only and b.splittable:
                 # 6 drugs for a 5-drug check: overlapping checks of five cover every pair
                 return Verification(False, "limit_splittable", evidence=ev)
-            if b.kind == "max_span_days" and read_only:
-                # a span per call limits no read: two calls over the halves answer the request whole
+            if b.kind == "max_span_days":
+                # a span per call limits no read: two calls over the halves answer the request whole;
+                # nor a booking (单笔订单最多连续入住 30 晚: two back-to-back orders book a 46-night stay,
+                # and reviewers of train round F held a neg_C label on it wrong)
                 return Verification(False, "limit_splittable", evidence=ev)
             if b.kind == "max_value" and read_only and _EXTENT.match(b.argument):
                 # a search extent (radius, result count): the search at the limit answers part of the

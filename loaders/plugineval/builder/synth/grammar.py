@@ -73,6 +73,9 @@ class SlotSpec(StrictModel):
     min_days: int = 0
     max_days: int = 14
     """date: days after the reference date"""
+    weekdays: bool = False
+    """date: Monday to Friday only (a fund bought 上周六 is priced at the next trading day, not the
+    day the tool's 非交易日 rule reads: a purchase day is drawn among trading days)"""
     far_days: tuple[int, int] | None = None
     """date: where the tool's window reaches months ahead or back, the range (days after the
     reference date, negative for the past) a far calendar reading of this slot takes (``deepen``:

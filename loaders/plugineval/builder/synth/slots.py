@@ -357,6 +357,8 @@ class SlotContext:
             iso = d.isoformat()
             if taken and iso in taken:  # `distinct`: two dates of one query differ
                 continue
+            if spec.weekdays and d.weekday() >= 5:
+                continue
             if form == "rel":
                 rel = said_relative(relative_surfaces(d, self.ref))
                 if rel:
