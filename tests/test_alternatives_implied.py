@@ -100,6 +100,8 @@ def test_an_order_the_request_only_implies_may_be_left_to_the_default_or_added()
     assert implied_orders(tool, "sort_by", "国贸哪边好停") == ["free_spaces"]
     gold = [Call(name="parking_search", arguments={"city": "北京", "near": "国贸", "sort_by": "free_spaces"})]
     assert "sort_by" in _find("北京国贸车位紧不紧", gold).alternatives[0].omittable
+    for q in ("重庆磁器口停车场挤不挤", "北京国贸停车场进得去吗", "北京国贸停车要排队吗"):  # final sample 7
+        assert "sort_by" in _find(q, gold).alternatives[0].omittable, q
     assert "sort_by" not in _find("北京国贸空位最多的停车场", gold).alternatives[0].omittable
     bare = [Call(name="parking_search", arguments={"city": "北京", "near": "国贸"})]
     assert _find("北京国贸哪边好停", bare).alternatives[0].extra.get("sort_by") == ["free_spaces"]
@@ -169,3 +171,20 @@ def test_one_call_over_consecutive_days_answers_two_one_day_calls() -> None:
     assert not _find(
         "乌鲁木齐上周五和昨天哪天雨大", [day("2025-06-20"), day("2025-06-26")], ref=ref
     ).alternative_calls
+
+
+def test_one_forecast_over_two_days_answers_two_one_day_forecasts() -> None:
+    """明天跟后天多少度 (final sample 7): two one-day forecasts, or one from tomorrow over two days;
+    明天和大后天 are days apart."""
+    ref = "2025-08-09T18:13:00+08:00"
+
+    def day(d: str) -> Call:
+        return Call(name="weather_daily_forecast", arguments={"city": "福州", "date": d})
+
+    found = _find("福州明天跟后天多少度", [day("2025-08-10"), day("2025-08-11")], ref=ref)
+    assert {
+        "name": "weather_daily_forecast",
+        "arguments": {"city": "福州", "date": "2025-08-10", "days": 2},
+    } in [c for a in found.alternative_calls for c in a["calls"]]
+    far = _find("福州明天跟大后天多少度", [day("2025-08-10"), day("2025-08-12")], ref=ref)
+    assert not any(c["arguments"].get("days") == 3 for a in far.alternative_calls for c in a["calls"])

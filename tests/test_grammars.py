@@ -69,6 +69,26 @@ def test_distinct_date_and_time_slots_differ() -> None:
         assert n2 is not None and n2.value != n1.value  # drawn again, not given up
 
 
+def test_two_days_of_one_query_are_two_days() -> None:
+    """今天到1月26号几天，到1月26日呢 (final sample 7): the two days of 到X几天，到Y呢 were drawn
+    independently and could be one day; ``fut2`` is distinct from ``fut``, in value and in how it is
+    said."""
+    import random
+    from datetime import datetime
+
+    from plugineval.builder.synth.slots import SlotContext
+
+    g = GRAMMARS["date_calculator"]
+    ref = datetime.fromisoformat("2026-11-30T09:30:00+08:00")
+    for i in range(1500):
+        ctx = SlotContext(random.Random(i), ref, CAT, None)
+        d1 = ctx.sample("fut", g.slots["fut"], "md")
+        assert d1 is not None
+        ctx.chosen["fut"] = d1
+        d2 = ctx.sample("fut2", g.slots["fut2"], "md")
+        assert d2 is None or (d2.value != d1.value and d2.surface != d1.surface)
+
+
 def test_a_weekdays_date_slot_draws_no_weekend_day() -> None:
     """A fund bought 上周六 is priced at the next trading day, not the day the tool's 非交易日 rule
     reads (train round F): a purchase day (``weekdays: true``) is drawn Monday to Friday, in every

@@ -50,7 +50,9 @@ IMPLIED_ORDERS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
 
 
 # a question about a condition of the place or trip, which any order of the same items answers
-_CONDITION = re.compile(r"好停|车位(紧|多|够)|停得下|有(空)?位|空位|贵(吗|不贵)|多少钱")
+_CONDITION = re.compile(
+    r"好停|车位(紧|多|够|还多)|停得下|停得进|停上|进得去|停满|满了|满没|挤不挤|挤吗|有(空)?位|空位|有空|排队|贵(吗|不贵)|多少钱"
+)
 # a request for the best, first or top items: its order chooses the answer, never only its listing
 _SUPERLATIVE = re.compile(r"最|值得|口碑|排行|排名|第一|前\d|前[一二两三四五六七八九十]")
 

@@ -138,10 +138,13 @@ async def spanned(
 ) -> None:
     """Gold calls of one tool, each over one day (``start_date`` = ``end_date``) and alike otherwise,
     whose days follow one another (前天和昨天哪天雨大: the 25th, the 26th): the one call over the span,
-    when its answer lists each gold call's items."""
+    when its answer lists each gold call's items. A forecast's start day and day count (``date``,
+    ``days``) spans the same way: 明天跟后天多少度 is one forecast from tomorrow over two days."""
     if len(gold) < 2 or len({c.name for c in gold}) != 1 or any(r is None for r in results):
         return
     props = finder.catalog.tool(gold[0].name).properties
+    if "date" in props and "days" in props and props["days"].get("type") == "integer":
+        await _counted_span(finder, found, gold, results, ref, query)
     for lo, hi in _SPANS:
         if lo not in props or hi not in props:
             continue
@@ -167,3 +170,33 @@ async def spanned(
         if answer is not None and all(_holds_items(_strip(r), _strip(answer)) for r in results):
             _accept(finder, found, "spanned", query, gold, one)
         return
+
+
+async def _counted_span(
+    finder: AlternativeFinder, found: Found, gold: list[Call], results: list[Any], ref: str, query: str
+) -> None:
+    """``spanned`` for a start day and a day count: gold calls of one day each (``days`` 1, or absent:
+    the day of the request, whatever the default count), consecutive, alike otherwise; each gold
+    call's own day (run with ``days`` 1) must be among the one call's."""
+    dates = [c.arguments.get("date") for c in gold]
+    if any(not isinstance(d, str) for d in dates) or any(c.arguments.get("days", 1) != 1 for c in gold):
+        return
+    rest = [{k: v for k, v in c.arguments.items() if k not in ("date", "days")} for c in gold]
+    if any(r != rest[0] for r in rest):
+        return
+    try:
+        ordered = sorted(date.fromisoformat(str(d)) for d in dates)
+    except ValueError:
+        return
+    if any((b - a).days != 1 for a, b in pairwise(ordered)):
+        return
+    found.tried["spanned"] += 1
+    if not _informative(finder, found, "spanned", gold, results):
+        return
+    one = Call(name=gold[0].name, arguments={**rest[0], "date": ordered[0].isoformat(), "days": len(ordered)})
+    answer = await finder._run(one, ref)
+    if answer is None:
+        return
+    days = [await finder._run(Call(name=c.name, arguments={**c.arguments, "days": 1}), ref) for c in gold]
+    if all(d is not None and _holds_items(_strip(d), _strip(answer)) for d in days):
+        _accept(finder, found, "spanned", query, gold, one)

@@ -275,7 +275,12 @@ class SlotContext:
             c = rng.choice(pool)
             return SlotValue(c, NICKNAMES[c], ("implicit_entity",)) if form == "nick" else SlotValue(c, c)
         if t == "date":
-            return self._date(spec, form, taken)
+            said = {self.chosen[o].surface for o in spec.distinct if o in self.chosen}
+            for _ in range(6):  # two days of one query are said apart too (1月26号 of two years)
+                got = self._date(spec, form, taken)
+                if got is None or got.surface not in said:
+                    return got
+            return None
         if t == "datetime":
             return self._datetime(spec, form)
         if t == "time" and form == "dur":
