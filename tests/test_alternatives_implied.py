@@ -188,3 +188,14 @@ def test_one_forecast_over_two_days_answers_two_one_day_forecasts() -> None:
     } in [c for a in found.alternative_calls for c in a["calls"]]
     far = _find("福州明天跟大后天多少度", [day("2025-08-10"), day("2025-08-12")], ref=ref)
     assert not any(c["arguments"].get("days") == 3 for a in far.alternative_calls for c in a["calls"])
+
+
+def test_an_order_the_words_ask_for_is_accepted_even_where_it_lists_other_items() -> None:
+    """长篇小说新的太贵了，有便宜的吗 (train round G): the cheapest listings first is the request's own
+    reading beside the gold's default order, though it lists other items; 长篇小说二手 asks for no
+    order, and the price order is not accepted there."""
+    gold = [Call(name="secondhand_search", arguments={"keyword": "长篇小说"})]
+    ref = "2026-03-12T12:46:00+08:00"
+    cheap = _find("长篇小说新的太贵了，有便宜的吗", gold, ref=ref).alternatives[0].extra.get("sort")
+    assert cheap == ["price_asc"]
+    assert "sort" not in _find("长篇小说二手的有吗", gold, ref=ref).alternatives[0].extra

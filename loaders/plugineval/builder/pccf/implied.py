@@ -55,6 +55,12 @@ _CONDITION = re.compile(
 )
 # a request for the best, first or top items: its order chooses the answer, never only its listing
 _SUPERLATIVE = re.compile(r"最|值得|口碑|排行|排名|第一|前\d|前[一二两三四五六七八九十]")
+# words that ask for the items an order puts first (有便宜的吗, 值得买的, 离我最近的): that order is
+# the request's own reading even where it lists other items than the gold's default order
+_PREFERENCE = re.compile(
+    r"便宜|实惠|省钱|价格最?低|低价|值得|口碑|评价最?(好|高)|评分最?高|最好(吃|看|玩|听|用|住)"
+    r"|最近的|离(我|这儿?|这里)最?近|就近|最新|新出|刚出|卖得最?(好|火|多)|销量|热销|最火"
+)
 
 
 def implied_orders(tool: Any, arg: str, query: str) -> list[Any]:
@@ -141,7 +147,12 @@ async def _ordering(
         if not same_items(finder, variant, got, c, result) and not await _same_search(
             finder, c, variant, ref
         ):
-            continue  # other items: the order chose what is listed, no longer only how
+            if not _PREFERENCE.search(query) or any(a in c.arguments for a in _LIMIT):
+                # other items: the order chose what is listed, no longer only how (and where the user
+                # set the page, 3款值得买的, the count makes the order choose which items)
+                continue
+            # 长篇小说新的太贵了，有便宜的吗 (train round G): the cheapest first is what the words ask
+            found.tried["implied_by_preference"] += 1
         if drops_part(finder.catalog.tool, query, [c], [variant]):
             found.reject("implied", "drops_part_of_request")
             continue
