@@ -502,3 +502,33 @@ def test_a_request_that_names_no_mode_is_served_by_rail_and_coach_alike() -> Non
     ] == ["coach_search"]
     assert _other_tool_readings("travel", "3月26日厦门到佛山的动车", rail, off) == []
     assert _other_tool_readings("travel", "3月26日厦门到佛山的大巴", coach, off) == []
+
+
+def test_the_life_index_answers_a_clothes_or_drying_question_the_forecast_is_gold_for() -> None:
+    """这周五三亚衣服晾得干吗 (train round H): the drying index answers it as directly as the forecast;
+    its cue words (衣服, 晾, 洗车) now name it, so the life index's reading is an alternative call list."""
+    from plugineval.baselines.router import ReferenceRouter
+    from plugineval.builder.pccf.config import BuildConfig
+    from plugineval.builder.pccf.generators import Task, make_generators
+    from plugineval.builder.pccf.retriever import TemplateRetriever
+    from plugineval.builder.synth.grammar import load_grammars
+    from plugineval.builder.tools.store import Store
+
+    cfg = BuildConfig.load()
+    grammars = {p: g for p, g in load_grammars().items() if CAT.domain_of_plugin(p) == "weather"}
+    retriever = TemplateRetriever(CAT, grammars)
+    dbs = {"weather": Store.open(["weather"], cfg.store_seed).readonly_connection()}
+    ref = "2026-08-05T15:15:00+08:00"
+
+    async def go(query: str, gold: list[Call], offered: list[str]) -> list[dict[str, Any]]:
+        async with ToolExecutor(CAT, cfg.store_seed) as ex:
+            gens = make_generators(list(cfg.stage1.generators), CAT, ReferenceRouter(CAT), retriever, None)
+            s1 = StageOne(cfg.stage1, CAT, ex, gens, None, retriever)
+            plugin = CAT.plugin_of_tool(gold[0].name)
+            return await s1.other_tool_readings(Task(query, ref, plugin, dbs["weather"]), gold, offered, dbs)
+
+    gold = [Call(name="weather_daily_forecast", arguments={"city": "三亚", "date": "2026-08-07"})]
+    offered = ["weather_daily_forecast", "life_index_query"]
+    found = anyio.run(go, "这周五三亚衣服晾得干吗", gold, offered)
+    assert [c["name"] for alt in found for c in alt["calls"]] == ["life_index_query"]
+    assert anyio.run(go, "这周五三亚衣服晾得干吗", gold, ["weather_daily_forecast"]) == []
