@@ -131,44 +131,25 @@ def test_an_underspecified_request_that_a_listing_serves_is_not_underspecified()
 
 
 def test_another_offered_plugin_that_serves_the_request_gives_an_alternative_call_list() -> None:
-    from plugineval.baselines.router import ReferenceRouter
-    from plugineval.builder.pccf.config import BuildConfig
-    from plugineval.builder.pccf.generators import Task, make_generators
-    from plugineval.builder.pccf.retriever import TemplateRetriever
-    from plugineval.builder.synth.grammar import load_grammars
-    from plugineval.builder.tools.store import Store
-
-    cfg = BuildConfig.load()
-    grammars = {p: g for p, g in load_grammars().items() if CAT.domain_of_plugin(p) == "navigation"}
-    retriever = TemplateRetriever(CAT, grammars)
-    dbs = {"navigation": Store.open(["navigation"], cfg.store_seed).readonly_connection()}
-    ref = "2025-03-05T10:00:00+08:00"
-
-    async def go(query: str, gold: list[Call], offered: list[str]) -> list[dict[str, Any]]:
-        async with ToolExecutor(CAT, cfg.store_seed) as ex:
-            gens = make_generators(list(cfg.stage1.generators), CAT, ReferenceRouter(CAT), retriever, None)
-            s1 = StageOne(cfg.stage1, CAT, ex, gens, None, retriever)
-            plugin = CAT.plugin_of_tool(gold[0].name)
-            return await s1.other_tool_readings(
-                Task(query, ref, plugin, dbs["navigation"]), gold, offered, dbs
-            )
+    def go(query: str, gold: list[Call], offered: list[str]) -> list[dict[str, Any]]:
+        return _other_tool_readings("navigation", query, gold, offered, ref="2025-03-05T10:00:00+08:00")
 
     q = "广州坐地铁从上下九到白云山要多久"
     route = Call(name="route_plan", arguments={"city": "广州", "origin": "上下九", "destination": "白云山",
                                                "mode": "transit"})  # fmt: skip
-    found = anyio.run(go, q, [route], ["route_plan", "metro_route", "traffic_road_status"])
+    found = go(q, [route], ["route_plan", "metro_route", "traffic_road_status"])
     assert [c["name"] for alt in found for c in alt["calls"]] == ["metro_route"]
     assert found[0]["calls"][0]["arguments"]["from_station"] == "上下九"
     # not offered: no alternative
-    assert anyio.run(go, q, [route], ["route_plan", "parking_search"]) == []
+    assert go(q, [route], ["route_plan", "parking_search"]) == []
     # a reading that leaves out part of the request (the landmark) is no alternative
     park = Call(name="parking_search", arguments={"city": "上海", "near": "陆家嘴"})
-    assert anyio.run(go, "魔都陆家嘴附近哪里能停车", [park], ["parking_search", "poi_search_nearby"]) == []
+    assert go("魔都陆家嘴附近哪里能停车", [park], ["parking_search", "poi_search_nearby"]) == []
     # seed-61 probe: 宽窄巷子 to 天府广场 by metro — the tool's nearest station is one for both
     # (SAME_STATION), so the metro reading the reviewers wanted is not executable and no alternative
     q3 = "请问一下，成都从宽窄巷子坐地铁到天府广场该怎么坐？不想开车"
     walk3 = Call(name="route_plan", arguments={"city": "成都", "origin": "宽窄巷子", "destination": "天府广场", "mode": "transit"})  # fmt: skip
-    assert anyio.run(go, q3, [walk3], ["route_plan", "metro_route"]) == []
+    assert go(q3, [walk3], ["route_plan", "metro_route"]) == []
 
 
 def test_a_forecast_window_narrowed_to_the_one_day_asked_is_accepted() -> None:
@@ -374,7 +355,7 @@ def test_pairwise_checks_of_one_tool_may_be_one_call_over_the_united_list() -> N
 
 
 def _other_tool_readings(
-    domain: str, query: str, gold: list[Call], offered: list[str]
+    domain: str, query: str, gold: list[Call], offered: list[str], ref: str = REF
 ) -> list[dict[str, Any]]:
     from plugineval.baselines.router import ReferenceRouter
     from plugineval.builder.pccf.config import BuildConfig
@@ -393,7 +374,7 @@ def _other_tool_readings(
             gens = make_generators(list(cfg.stage1.generators), CAT, ReferenceRouter(CAT), retriever, None)
             s1 = StageOne(cfg.stage1, CAT, ex, gens, None, retriever)
             plugin = CAT.plugin_of_tool(gold[0].name)
-            return await s1.other_tool_readings(Task(query, REF, plugin, dbs[domain]), gold, offered, dbs)
+            return await s1.other_tool_readings(Task(query, ref, plugin, dbs[domain]), gold, offered, dbs)
 
     return anyio.run(go)
 
@@ -507,28 +488,12 @@ def test_a_request_that_names_no_mode_is_served_by_rail_and_coach_alike() -> Non
 def test_the_life_index_answers_a_clothes_or_drying_question_the_forecast_is_gold_for() -> None:
     """这周五三亚衣服晾得干吗 (train round H): the drying index answers it as directly as the forecast;
     its cue words (衣服, 晾, 洗车) now name it, so the life index's reading is an alternative call list."""
-    from plugineval.baselines.router import ReferenceRouter
-    from plugineval.builder.pccf.config import BuildConfig
-    from plugineval.builder.pccf.generators import Task, make_generators
-    from plugineval.builder.pccf.retriever import TemplateRetriever
-    from plugineval.builder.synth.grammar import load_grammars
-    from plugineval.builder.tools.store import Store
-
-    cfg = BuildConfig.load()
-    grammars = {p: g for p, g in load_grammars().items() if CAT.domain_of_plugin(p) == "weather"}
-    retriever = TemplateRetriever(CAT, grammars)
-    dbs = {"weather": Store.open(["weather"], cfg.store_seed).readonly_connection()}
     ref = "2026-08-05T15:15:00+08:00"
-
-    async def go(query: str, gold: list[Call], offered: list[str]) -> list[dict[str, Any]]:
-        async with ToolExecutor(CAT, cfg.store_seed) as ex:
-            gens = make_generators(list(cfg.stage1.generators), CAT, ReferenceRouter(CAT), retriever, None)
-            s1 = StageOne(cfg.stage1, CAT, ex, gens, None, retriever)
-            plugin = CAT.plugin_of_tool(gold[0].name)
-            return await s1.other_tool_readings(Task(query, ref, plugin, dbs["weather"]), gold, offered, dbs)
-
     gold = [Call(name="weather_daily_forecast", arguments={"city": "三亚", "date": "2026-08-07"})]
     offered = ["weather_daily_forecast", "life_index_query"]
-    found = anyio.run(go, "这周五三亚衣服晾得干吗", gold, offered)
+    found = _other_tool_readings("weather", "这周五三亚衣服晾得干吗", gold, offered, ref=ref)
     assert [c["name"] for alt in found for c in alt["calls"]] == ["life_index_query"]
-    assert anyio.run(go, "这周五三亚衣服晾得干吗", gold, ["weather_daily_forecast"]) == []
+    assert (
+        _other_tool_readings("weather", "这周五三亚衣服晾得干吗", gold, ["weather_daily_forecast"], ref=ref)
+        == []
+    )

@@ -133,6 +133,25 @@ async def united(
 _SPANS = (("start_date", "end_date"), ("date_from", "date_to"))
 
 
+def _consecutive(
+    gold: list[Call], day: str, drop: tuple[str, ...]
+) -> tuple[list[date], dict[str, Any]] | None:
+    """The gold calls' days (``day``), in order, and the arguments they share, when they are alike but
+    for ``drop`` and their days follow one another (周一和周五 are days apart: the span between is
+    more than was asked)."""
+    days = [c.arguments.get(day) for c in gold]
+    rest = [{k: v for k, v in c.arguments.items() if k not in drop} for c in gold]
+    if any(not isinstance(d, str) for d in days) or any(r != rest[0] for r in rest):
+        return None
+    try:
+        ordered = sorted(date.fromisoformat(str(d)) for d in days)
+    except ValueError:
+        return None
+    if any((b - a).days != 1 for a, b in pairwise(ordered)):
+        return None
+    return ordered, rest[0]
+
+
 async def spanned(
     finder: AlternativeFinder, found: Found, gold: list[Call], results: list[Any], ref: str, query: str = ""
 ) -> None:
@@ -148,23 +167,17 @@ async def spanned(
     for lo, hi in _SPANS:
         if lo not in props or hi not in props:
             continue
-        days = [c.arguments.get(lo) for c in gold]
-        if any(not isinstance(d, str) or c.arguments.get(hi) != d for d, c in zip(days, gold, strict=True)):
+        if any(c.arguments.get(hi) != c.arguments.get(lo) for c in gold):
             continue
-        rest = [{k: v for k, v in c.arguments.items() if k not in (lo, hi)} for c in gold]
-        if any(r != rest[0] for r in rest):
+        span = _consecutive(gold, lo, (lo, hi))
+        if span is None:
             continue
-        try:
-            ordered = sorted(date.fromisoformat(str(d)) for d in days)
-        except ValueError:
-            continue
-        if any((b - a).days != 1 for a, b in pairwise(ordered)):
-            continue  # days apart (周一和周五): the span between is more than was asked
+        ordered, rest = span
         found.tried["spanned"] += 1
         if not _informative(finder, found, "spanned", gold, results):
             return
         one = Call(
-            name=gold[0].name, arguments={**rest[0], lo: ordered[0].isoformat(), hi: ordered[-1].isoformat()}
+            name=gold[0].name, arguments={**rest, lo: ordered[0].isoformat(), hi: ordered[-1].isoformat()}
         )
         answer = await finder._run(one, ref)
         if answer is not None and all(_holds_items(_strip(r), _strip(answer)) for r in results):
@@ -178,22 +191,16 @@ async def _counted_span(
     """``spanned`` for a start day and a day count: gold calls of one day each (``days`` 1, or absent:
     the day of the request, whatever the default count), consecutive, alike otherwise; each gold
     call's own day (run with ``days`` 1) must be among the one call's."""
-    dates = [c.arguments.get("date") for c in gold]
-    if any(not isinstance(d, str) for d in dates) or any(c.arguments.get("days", 1) != 1 for c in gold):
+    if any(c.arguments.get("days", 1) != 1 for c in gold):
         return
-    rest = [{k: v for k, v in c.arguments.items() if k not in ("date", "days")} for c in gold]
-    if any(r != rest[0] for r in rest):
+    span = _consecutive(gold, "date", ("date", "days"))
+    if span is None:
         return
-    try:
-        ordered = sorted(date.fromisoformat(str(d)) for d in dates)
-    except ValueError:
-        return
-    if any((b - a).days != 1 for a, b in pairwise(ordered)):
-        return
+    ordered, rest = span
     found.tried["spanned"] += 1
     if not _informative(finder, found, "spanned", gold, results):
         return
-    one = Call(name=gold[0].name, arguments={**rest[0], "date": ordered[0].isoformat(), "days": len(ordered)})
+    one = Call(name=gold[0].name, arguments={**rest, "date": ordered[0].isoformat(), "days": len(ordered)})
     answer = await finder._run(one, ref)
     if answer is None:
         return
