@@ -373,3 +373,19 @@ def test_relative_dates_are_said_the_way_people_say_them() -> None:
 
 def _day(ref: datetime, k: int) -> date:
     return ref.date() + timedelta(days=k)
+
+
+def test_a_relatively_said_day_is_drawn_as_often_as_people_name_it() -> None:
+    """今天 and 明天 are most of the days people name relatively; a weekday of next week is rare; a
+    range holding none of the day words is drawn evenly."""
+    import random
+    from collections import Counter
+
+    from plugineval.builder.synth.slots import said_offset
+
+    rng = random.Random(5)
+    got = Counter(said_offset(rng, 0, 7) for _ in range(4000))
+    assert (got[0] + got[1]) / 4000 > 0.75, got
+    assert got[2] > got[5] and got[6] > 0
+    far = Counter(said_offset(rng, 9, 12) for _ in range(4000))
+    assert set(far) == {9, 10, 11, 12} and min(far.values()) > 800, far

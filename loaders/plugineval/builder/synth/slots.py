@@ -125,6 +125,21 @@ def said_relative(cands: list[str]) -> list[str]:
 NEAR_WORDS = {-2: "前天", -1: "昨天", 0: "今天", 1: "明天", 2: "后天"}
 
 
+SAID_DAY_WEIGHT = {0: 10.0, 1: 10.0, 2: 1.5, -1: 1.5, -2: 0.3, 3: 0.4}
+"""How often people name a day at each offset from today, relative to one another, where they name it
+relatively: in 3,739 real requests to a Chinese phone assistant 今天 and 明天 each come ~90 times, 后天 and
+昨天 ~10, a weekday (周三, 下周二) ~9 in all, 前天 and 大后天 once. A day at any other offset weighs
+``OTHER_DAY_WEIGHT`` (blind reviewers read 下星期二, 下下周三 in an errand as generated)."""
+OTHER_DAY_WEIGHT = 0.15
+
+
+def said_offset(rng: random.Random, lo: int, hi: int) -> int:
+    """An offset in [lo, hi] drawn as often as people name a day at it (``SAID_DAY_WEIGHT``)."""
+    offsets = list(range(lo, hi + 1))
+    weights = [SAID_DAY_WEIGHT.get(o, OTHER_DAY_WEIGHT) for o in offsets]
+    return rng.choices(offsets, weights=weights)[0]
+
+
 def near_day(d: date, today: date) -> bool:
     """A day people name by a day word (今天, 明天, 后天, 昨天, 前天), never by its month and day:
     blind reviewers read 5月21号 for tomorrow as generated."""
@@ -358,7 +373,12 @@ class SlotContext:
             return None
         shifted = form == "work" and self.rng.random() < SPECIAL_SHARE  # a count across 调休
         for attempt in range(12):
-            d = today + timedelta(days=self.rng.randint(spec.min_days, spec.max_days))
+            off = (
+                said_offset(self.rng, spec.min_days, spec.max_days)
+                if form == "rel"
+                else self.rng.randint(spec.min_days, spec.max_days)
+            )
+            d = today + timedelta(days=off)
             iso = d.isoformat()
             if taken and iso in taken:  # `distinct`: two dates of one query differ
                 continue
