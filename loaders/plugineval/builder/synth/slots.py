@@ -107,13 +107,13 @@ _COUNTED = re.compile(r"^(?P<n>[一二两三四五六七八九十]+)天[后前]$
 
 def said_relative(cands: list[str]) -> list[str]:
     """The relative expressions people use for a day, most used first kept (blind reviewers read 五天后,
-    十四天后 and a range 周二住到两天后 as generated): a day word (明天, 后天, 前天) or a weekday (周五,
-    下周三) where one names the day; else 月底 / 下个月N号, else 下下周X; a count of days (三天后) only up to three, or
+    十四天后 and a range 周二住到两天后 as generated): a day word (明天, 后天, 前天) where one names the day,
+    else a weekday (周五, 下周三); else 月底 / 下个月N号, else 下下周X; a count of days (三天后) only up to three, or
     where nothing else names the day."""
     day_words = [c for c in cands if c in ("今天", "明天", "后天", "大后天", "昨天", "前天")]
     weekdays = [c for c in cands if ("周" in c or "星期" in c) and not c.startswith("下下")]
     if day_words or weekdays:
-        return day_words + weekdays
+        return day_words or weekdays  # 明天, not 周四, for tomorrow: people say the day word ~10 to 1
     month = [c for c in cands if "月" in c]
     far_weekdays = [c for c in cands if c.startswith("下下")]
     if month or far_weekdays:
