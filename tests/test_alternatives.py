@@ -497,3 +497,36 @@ def test_the_life_index_answers_a_clothes_or_drying_question_the_forecast_is_gol
         _other_tool_readings("weather", "这周五三亚衣服晾得干吗", gold, ["weather_daily_forecast"], ref=ref)
         == []
     )
+
+
+def _declared(gold: list[Call], also: list[list[Call]], offered: list[str]) -> list[dict[str, Any]]:
+    from plugineval.builder.pccf.config import BuildConfig
+
+    cfg = BuildConfig.load()
+
+    async def go() -> list[dict[str, Any]]:
+        async with ToolExecutor(CAT, cfg.store_seed) as ex:
+            finder = AlternativeFinder(CAT, StageOne(Stage1(), CAT, ex, []))
+            return await finder.declared(gold, gold, also, offered, REF)
+
+    return anyio.run(go)
+
+
+def test_a_patterns_other_reading_holds_only_by_execution() -> None:
+    """train round I: 2022年台风天鹅在哪登陆的 is answered by the year's list, which names each
+    typhoon's landfall, as well as by the track; 明天大连出去办事要带雨衣吗 by the daily forecast beside
+    the hourly one. A reading whose answer does not name what the gold reads (the list of another
+    year), whose tool is not offered, or whose answer is an error is no alternative."""
+    track = [Call(name="typhoon_track", arguments={"typhoon": "天鹅", "year": 2022})]
+    year = [Call(name="typhoon_list", arguments={"year": 2022})]
+    offered = ["typhoon_list", "typhoon_track"]
+    got = _declared(track, [year], offered)
+    assert [a["calls"][0]["arguments"] for a in got] == [{"year": 2022}]
+    assert _declared(track, [[Call(name="typhoon_list", arguments={"year": 2021})]], offered) == []
+    assert _declared(track, [year], ["typhoon_track"]) == []
+    hourly = [Call(name="weather_hourly_forecast", arguments={"city": "大连", "date": "2026-03-19"})]
+    daily = [Call(name="weather_daily_forecast", arguments={"city": "大连", "date": "2026-03-19"})]
+    both = ["weather_daily_forecast", "weather_hourly_forecast"]
+    assert [a["calls"] for a in _declared(hourly, [daily], both)] == [[daily[0].model_dump()]]
+    far = [Call(name="weather_daily_forecast", arguments={"city": "大连", "date": "2027-03-19"})]
+    assert _declared(hourly, [far], both) == []  # out of the forecast's range: an error

@@ -128,6 +128,17 @@ async def _process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi:
             v.alternative_calls = [*v.alternative_calls, *other]
             summary = v.evidence.setdefault("alternatives", {"tried": {}, "accepted": {}})
             summary["accepted"]["other_tool"] = len(other)
+        if cand.also_calls and v.gold:
+            summary = v.evidence.setdefault("alternatives", {"tried": {}, "accepted": {}})
+            summary["tried"]["declared"] = len(cand.also_calls)
+            held = await ctx.stage1.declared_readings(
+                v.gold, cand.intended_calls, cand.also_calls, tools, cand.reference_time
+            )
+            known = [a["calls"] for a in v.alternative_calls]
+            held = [a for a in held if a["calls"] not in known]
+            if held:
+                v.alternative_calls = [*v.alternative_calls, *held]
+                summary["accepted"]["declared"] = len(held)
         measured = v.steps | (declared - OBSERVABLE_STEPS)
         if is_multi_call([c.name for c in v.gold or []]):
             measured.add("multi_call")

@@ -380,6 +380,14 @@ class StageOne:
             return []
         return await self.alternatives.other_tools(task, gold, offered, dbs)
 
+    async def declared_readings(
+        self, gold: list[Call], intended: list[Call], also: list[list[Call]], offered: list[str], ref: str
+    ) -> list[dict[str, Any]]:
+        """The pattern's other readings that hold by execution (``AlternativeFinder.declared``)."""
+        if not self.cfg.alternatives:
+            return []
+        return await self.alternatives.declared(gold, intended, also, offered, ref)
+
     # --- per kind -----------------------------------------------------------------------------
     async def verify(self, cand: Candidate, plugin: Plugin, scenario: Scenario, db: Any) -> Verification:
         task = Task(

@@ -31,6 +31,8 @@ class Candidate:
     slots: dict[str, Any] = field(default_factory=dict)
     lure: str | None = None
     surfaces: dict[str, str] = field(default_factory=dict)
+    also_calls: list[list[Call]] = field(default_factory=list)
+    """the pattern's ``also`` call lists with this candidate's values (unverified)"""
 
     def slot_key(self) -> tuple[Any, ...]:
         return (self.plugin, self.scenario, *sorted((k, str(v)) for k, v in self.slots.items()))
@@ -116,7 +118,7 @@ def instantiate(
     forms: dict[str, str | None] = {}
     for m in SLOT_RE.finditer(pattern.text):
         forms.setdefault(m.group("name"), m.group("form"))
-    for c in pattern.calls:
+    for c in [*pattern.calls, *(c for calls in pattern.also for c in calls)]:
         for v in c.args.values():
             for m in SLOT_RE.finditer(v) if isinstance(v, str) else ():
                 forms.setdefault(m.group("name"), None)
@@ -142,6 +144,7 @@ def instantiate(
     for name in SLOT_RE.findall(pattern.text):
         steps |= set(vals[name[0] if isinstance(name, tuple) else name].steps)
     calls = [Call(name=c.tool, arguments=_fill(c.args, vals)) for c in pattern.calls]
+    also = [[Call(name=c.tool, arguments=_fill(c.args, vals)) for c in cs] for cs in pattern.also]
     return Candidate(
         query=query,
         plugin=plugin,
@@ -150,6 +153,7 @@ def instantiate(
         pattern=pattern.id,
         reference_time=ref.isoformat(),
         intended_calls=calls,
+        also_calls=also,
         declared_steps=sorted(steps),
         masked=masked,
         slots={k: v.value for k, v in vals.items()},
