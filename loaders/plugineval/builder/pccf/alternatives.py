@@ -599,7 +599,10 @@ class AlternativeFinder:
             if not all(c.name in offered for c in calls) or self.s1.equivalent(calls, gold, ref):
                 continue
             results = [await self._run(c, ref) for c in calls]
-            if any(r is None or finds_nothing(r, self.catalog.tool(c.name)) for r, c in zip(results, calls)):
+            if any(
+                r is None or finds_nothing(r, self.catalog.tool(c.name))
+                for r, c in zip(results, calls, strict=True)
+            ):
                 continue  # an error or an empty answer proves nothing
             text = json.dumps(results, ensure_ascii=False)
             if not all(v in text for v in need - free_values(self.catalog, calls)):
