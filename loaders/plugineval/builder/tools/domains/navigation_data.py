@@ -77,6 +77,7 @@ EXTRA_LANDMARKS: dict[str, dict[str, tuple[float, float]]] = {
 
 _DIRECTIONS = {"东": (1.0, 0.0), "西": (-1.0, 0.0), "南": (0.0, -1.0), "北": (0.0, 1.0)}
 _CENTRE_WORDS = ("市中心", "市区", "市政府", "人民广场", "中心广场", "市中心广场")
+_CITY_WORDS = tuple(w for w in _CENTRE_WORDS if w.startswith("市"))  # 市 of these is no city suffix
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,9 @@ def locate(city: str, place: str) -> Spot:
     lat0, lon0, _ = CITIES[city]
     s = place.strip().replace(" ", "")
     bare = s[len(city) :] if s.startswith(city) and len(s) > len(city) else s
-    bare = bare.removeprefix("市").strip() or s
+    if bare is not s and bare.startswith("市") and not bare.startswith(_CITY_WORDS):
+        bare = bare[1:]  # 呼和浩特市人民公园, but 呼和浩特市中心皇冠假日酒店 keeps its 市中心
+    bare = bare.strip() or s
     if s == city or bare in _CENTRE_WORDS or s in _CENTRE_WORDS:
         return Spot(f"{city}市中心", lat0, lon0, "city_centre")
     marks = {**EXTRA_LANDMARKS.get(city, {}), **LANDMARKS.get(city, {})}
@@ -148,8 +151,10 @@ def locate(city: str, place: str) -> Spot:
     if bare.endswith("机场") or "国际机场" in bare:
         ang = stable_unit("airport", city) * 2 * math.pi
         return Spot(f"{city}机场", *offset(lat0, lon0, 25 * math.cos(ang), 25 * math.sin(ang)), "airport")
-    ang = stable_unit("geo-angle", city, s) * 2 * math.pi
-    r = 0.5 + 5.5 * stable_unit("geo-radius", city, s)
+    # placed by the name without its city, so 呼和浩特市中心皇冠假日酒店 and 市中心皇冠假日酒店 (the city
+    # said apart: 呼和浩特站到市中心皇冠假日酒店) are one place (train round I)
+    ang = stable_unit("geo-angle", city, bare) * 2 * math.pi
+    r = 0.5 + 5.5 * stable_unit("geo-radius", city, bare)
     return Spot(s, *offset(lat0, lon0, r * math.cos(ang), r * math.sin(ang)), "approximate")
 
 
