@@ -19,7 +19,9 @@ def test_the_words_of_a_request_imply_an_order_by_meaning_or_alias() -> None:
     assert implied_orders(books, "sort", "余华的书有哪些") == []
     poi = CAT.tool("poi_search_nearby")
     assert implied_orders(poi, "sort_by", "拉萨最好吃的面馆是哪家") == ["rating"]
-    assert implied_orders(poi, "sort_by", "附近有什么好吃的") == []  # food, not the best of it
+    # food, and the best of it a reading beside the default (train round J: a list by rating)
+    assert implied_orders(poi, "sort_by", "附近有什么好吃的") == ["rating"]
+    assert implied_orders(poi, "sort_by", "附近有什么吃的") == []
     assert implied_orders(books, "keyword", "余华哪本值得看") == []  # no ordering argument
 
 
@@ -199,3 +201,13 @@ def test_an_order_the_words_ask_for_is_accepted_even_where_it_lists_other_items(
     cheap = _find("长篇小说新的太贵了，有便宜的吗", gold, ref=ref).alternatives[0].extra.get("sort")
     assert cheap == ["price_asc"]
     assert "sort" not in _find("长篇小说二手的有吗", gold, ref=ref).alternatives[0].extra
+
+
+def test_good_food_nearby_takes_the_list_by_rating_beside_the_default() -> None:
+    """train round J: 深圳华强北附近有什么好吃的 with restaurants by rating failed the judge; a plain
+    request for food (附近有什么吃的) gets no order."""
+    gold = [
+        Call(name="poi_search_nearby", arguments={"city": "深圳", "near": "华强北", "category": "restaurant"})
+    ]
+    assert _find("深圳华强北附近有什么好吃的", gold).alternatives[0].extra.get("sort_by") == ["rating"]
+    assert "sort_by" not in _find("深圳华强北附近有什么吃的", gold).alternatives[0].extra

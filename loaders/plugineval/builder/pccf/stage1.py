@@ -524,13 +524,17 @@ def served_otherwise(plugin: Plugin, scenario: Scenario) -> str | None:
     """Another tool of the target plugin that serves an underspecified request without the missing
     information (docs/format.md §1): one that needs no required argument the request lacks, and whose answer
     supplies a missing argument (coupon_list lists the coupon_id that coupon_claim needs; the
-    missing argument's description may name it: 可先用 coupon_list 查询)."""
+    missing argument's description may name it: 可先用 coupon_list 查询). A listing's date window
+    is no such argument where the missing value is an id: 我的订单怎么还没发货 is served by the recent
+    orders (train round J: a strong model listed them, as a careful assistant would)."""
     tool = plugin.tool(scenario.tools[0])
     missing = set(scenario.missing)
     for other in plugin.tools:
         if other.name == tool.name or set(other.required) & missing:
             continue
-        if set(other.required) - set(tool.properties):
+        needs = set(other.required) - set(tool.properties)
+        window = {r for r in needs if other.properties[r].get("format") == "date"}
+        if needs - window or (window and not all(m.endswith("_id") for m in missing)):
             continue  # it needs something this request never offered to give
         named = any(other.name in str(tool.properties[m].get("description", "")) for m in missing)
         if named or missing & _output_keys(other.output):
