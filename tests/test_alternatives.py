@@ -5,6 +5,7 @@ underspecified record."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import anyio
@@ -504,6 +505,9 @@ def test_the_life_index_answers_a_clothes_or_drying_question_the_forecast_is_gol
     )
 
 
+REFUSED: Counter[str] = Counter()
+
+
 def _declared(gold: list[Call], also: list[list[Call]], offered: list[str]) -> list[dict[str, Any]]:
     from plugineval.builder.pccf.config import BuildConfig
 
@@ -512,7 +516,7 @@ def _declared(gold: list[Call], also: list[list[Call]], offered: list[str]) -> l
     async def go() -> list[dict[str, Any]]:
         async with ToolExecutor(CAT, cfg.store_seed) as ex:
             finder = AlternativeFinder(CAT, StageOne(Stage1(), CAT, ex, []))
-            return await finder.declared(gold, gold, also, offered, REF)
+            return await finder.declared(gold, gold, also, offered, REF, REFUSED)
 
     return anyio.run(go)
 
@@ -535,3 +539,4 @@ def test_a_patterns_other_reading_holds_only_by_execution() -> None:
     assert [a["calls"] for a in _declared(hourly, [daily], both)] == [[daily[0].model_dump()]]
     far = [Call(name="weather_daily_forecast", arguments={"city": "大连", "date": "2027-03-19"})]
     assert _declared(hourly, [far], both) == []  # out of the forecast's range: an error
+    assert REFUSED == {"drops_part_of_request": 1, "not_offered": 1, "empty_answer": 1}

@@ -582,31 +582,48 @@ class AlternativeFinder:
         return out
 
     async def declared(
-        self, gold: list[Call], intended: list[Call], also: list[list[Call]], offered: list[str], ref: str
+        self,
+        gold: list[Call],
+        intended: list[Call],
+        also: list[list[Call]],
+        offered: list[str],
+        ref: str,
+        refused: Counter[str] | None = None,
     ) -> list[dict[str, Any]]:
         """The pattern's ``also`` readings that hold by execution (要带雨衣吗 by the daily forecast beside
         the hourly gold; 2022年台风天鹅在哪登陆的 by the year's list, which names each landfall): only
         where Stage I's gold is the reading the pattern meant, each tool is offered, each call is valid
         and finds something, and every value the gold reads from the request is in the reading's
-        arguments or its answers (天鹅 in the year's list). Each is an ``alternative_calls`` list."""
+        arguments or its answers (天鹅 in the year's list). Each is an ``alternative_calls`` list;
+        ``refused`` counts the others by reason."""
         from .records import alternatives_for
 
-        if not also or not self.s1.equivalent(intended, gold, ref):
+        refused = Counter() if refused is None else refused
+        if not also:
+            return []
+        if not self.s1.equivalent(intended, gold, ref):
+            refused["not_the_patterns_reading"] += len(also)
             return []
         need = free_values(self.catalog, gold)
         out: list[dict[str, Any]] = []
         for calls in also:
-            if not all(c.name in offered for c in calls) or self.s1.equivalent(calls, gold, ref):
+            if not all(c.name in offered for c in calls):
+                refused["not_offered"] += 1
+                continue
+            if self.s1.equivalent(calls, gold, ref):
+                refused["the_gold"] += 1
                 continue
             results = [await self._run(c, ref) for c in calls]
             if any(
                 r is None or finds_nothing(r, self.catalog.tool(c.name))
                 for r, c in zip(results, calls, strict=True)
             ):
-                continue  # an error or an empty answer proves nothing
+                refused["empty_answer"] += 1  # an error or an empty answer proves nothing
+                continue
             text = json.dumps(results, ensure_ascii=False)
             if not all(v in text for v in need - free_values(self.catalog, calls)):
-                continue  # the reading neither asks for nor answers part of what the gold reads
+                refused["drops_part_of_request"] += 1  # it neither asks for nor answers what the gold reads
+                continue
             alts = alternatives_for(self.catalog, calls)
             out.append(
                 {"calls": [c.model_dump() for c in calls], "alternatives": [a.model_dump() for a in alts]}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,9 +132,12 @@ async def _process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi:
         if cand.also_calls and v.gold:
             summary = v.evidence.setdefault("alternatives", {"tried": {}, "accepted": {}})
             summary["tried"]["declared"] = len(cand.also_calls)
+            refused: Counter[str] = Counter()
             held = await ctx.stage1.declared_readings(
-                v.gold, cand.intended_calls, cand.also_calls, tools, cand.reference_time
+                v.gold, cand.intended_calls, cand.also_calls, tools, cand.reference_time, refused
             )
+            if refused:
+                summary.setdefault("rejected", {})["declared"] = dict(sorted(refused.items()))
             known = [a["calls"] for a in v.alternative_calls]
             held = [a for a in held if a["calls"] not in known]
             if held:

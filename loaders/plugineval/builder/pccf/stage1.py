@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -381,12 +382,18 @@ class StageOne:
         return await self.alternatives.other_tools(task, gold, offered, dbs)
 
     async def declared_readings(
-        self, gold: list[Call], intended: list[Call], also: list[list[Call]], offered: list[str], ref: str
+        self,
+        gold: list[Call],
+        intended: list[Call],
+        also: list[list[Call]],
+        offered: list[str],
+        ref: str,
+        refused: Counter[str],
     ) -> list[dict[str, Any]]:
         """The pattern's other readings that hold by execution (``AlternativeFinder.declared``)."""
         if not self.cfg.alternatives:
             return []
-        return await self.alternatives.declared(gold, intended, also, offered, ref)
+        return await self.alternatives.declared(gold, intended, also, offered, ref, refused)
 
     # --- per kind -----------------------------------------------------------------------------
     async def verify(self, cand: Candidate, plugin: Plugin, scenario: Scenario, db: Any) -> Verification:
