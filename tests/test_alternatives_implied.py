@@ -211,3 +211,22 @@ def test_good_food_nearby_takes_the_list_by_rating_beside_the_default() -> None:
     ]
     assert _find("深圳华强北附近有什么好吃的", gold).alternatives[0].extra.get("sort_by") == ["rating"]
     assert "sort_by" not in _find("深圳华强北附近有什么吃的", gold).alternatives[0].extra
+
+
+def test_a_recommendation_takes_the_list_by_rating_beside_the_default() -> None:
+    """train round K: 想学明朝，有啥书推荐 with the books by rating failed the judge."""
+    gold = [Call(name="ebook_search", arguments={"keyword": "明朝"})]
+    assert _find("想学明朝，有啥书推荐", gold).alternatives[0].extra.get("sort") == ["rating"]
+    assert "sort" not in _find("想学明朝，有啥书", gold).alternatives[0].extra
+
+
+def test_a_condition_question_takes_any_order_of_the_places() -> None:
+    """train rounds J and K: 江汉路停车场现在有位吗 answered by the lots nearest first (each with its
+    free spaces) failed the judge, whose gold lists the freest first."""
+    gold = [
+        Call(
+            name="parking_search", arguments={"city": "武汉", "near": "江汉路", "sort_by": "free_spaces"}
+        )
+    ]
+    assert "sort_by" in _find("武汉江汉路停车场现在有位吗", gold).alternatives[0].omittable
+    assert "sort_by" not in _find("武汉江汉路空位最多的停车场", gold).alternatives[0].omittable

@@ -38,7 +38,7 @@ IMPLIED_ORDERS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         # list by rating is a reading of it beside the default, train round J)
         re.compile(
             r"值得一?(看|读|买|去|听|玩|入手|吃|住)|最好(吃|看|玩|听|用|住)|哪(家|个)最?好吃|口碑"
-            r"|有(什么|啥)好吃的"
+            r"|有(什么|啥)好吃的|有(什么|啥)\w{0,2}推荐|推荐(一下|下|几)?(本|部|首|家|个|款)?"
             r"|评价最?(好|高)|评分最?高|哪(家|本|个|部|首|款)最?(好|不错)"
         ),
         re.compile(r"^rating(_desc)?$"),
@@ -60,7 +60,7 @@ _SUPERLATIVE = re.compile(r"最|值得|口碑|排行|排名|第一|前\d|前[一
 # words that ask for the items an order puts first (有便宜的吗, 值得买的, 离我最近的): that order is
 # the request's own reading even where it lists other items than the gold's default order
 _PREFERENCE = re.compile(
-    r"便宜|实惠|省钱|价格最?低|低价|值得|口碑|评价最?(好|高)|评分最?高|最好(吃|看|玩|听|用|住)|有(什么|啥)好吃的"
+    r"便宜|实惠|省钱|价格最?低|低价|值得|口碑|评价最?(好|高)|评分最?高|最好(吃|看|玩|听|用|住)|有(什么|啥)好吃的|推荐"
     r"|最近的|离(我|这儿?|这里)最?近|就近|最新|新出|刚出|卖得最?(好|火|多)|销量|热销|最火"
 )
 
@@ -194,8 +194,17 @@ async def _order_left_out(
     if got is None or finds_nothing(got, tool):
         return
     if not same_items(finder, variant, got, c, result) and not await _same_search(finder, variant, c, ref):
-        return
+        if any(a in c.arguments for a in _LIMIT):
+            return  # the user set the page: the order chooses which items are listed
+        # 江汉路停车场现在有位吗 (train rounds J, K): the lots nearest first, each with its free spaces,
+        # answer a question about the condition of the place as well as the freest first
+        found.tried["implied_condition_any_order"] += 1
     reason = await finder.evidence(c, arg, [v], ref, finder._key(c, result), result)
+    if reason == "tool_ignores_argument":
+        # no order changes this answer (few lots near 江汉路): the words ask about a condition, not an
+        # order, so the words, not the equal answers, ground leaving the order out (train rounds J, K)
+        found.tried["implied_condition_unordered"] += 1
+        reason = None
     if reason is not None:
         found.reject("implied", reason)
         return
