@@ -224,9 +224,7 @@ def test_a_condition_question_takes_any_order_of_the_places() -> None:
     """train rounds J and K: 江汉路停车场现在有位吗 answered by the lots nearest first (each with its
     free spaces) failed the judge, whose gold lists the freest first."""
     gold = [
-        Call(
-            name="parking_search", arguments={"city": "武汉", "near": "江汉路", "sort_by": "free_spaces"}
-        )
+        Call(name="parking_search", arguments={"city": "武汉", "near": "江汉路", "sort_by": "free_spaces"})
     ]
     assert "sort_by" in _find("武汉江汉路停车场现在有位吗", gold).alternatives[0].omittable
     assert "sort_by" not in _find("武汉江汉路空位最多的停车场", gold).alternatives[0].omittable
