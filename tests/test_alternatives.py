@@ -540,3 +540,33 @@ def test_a_patterns_other_reading_holds_only_by_execution() -> None:
     far = [Call(name="weather_daily_forecast", arguments={"city": "大连", "date": "2027-03-19"})]
     assert _declared(hourly, [far], both) == []  # out of the forecast's range: an error
     assert REFUSED == {"drops_part_of_request": 1, "not_offered": 1, "empty_answer": 1}
+
+
+def test_a_declared_reading_takes_its_own_grounded_variants() -> None:
+    """train round L: 明天晚上在郑州拍月亮能行吗 answered by the moon's times and the evening's hourly
+    forecast from 18:00 failed the judge: the declared reading had no variants of its own."""
+    from plugineval.builder.pccf.config import BuildConfig
+
+    cfg = BuildConfig.load()
+    gold = [Call(name="sun_moon_times", arguments={"city": "郑州", "date": "2026-03-19"})]
+    also = [[gold[0], Call(name="weather_hourly_forecast", arguments={"city": "郑州", "date": "2026-03-19"})]]
+    offered = ["sun_moon_times", "weather_hourly_forecast"]
+
+    async def go() -> list[dict[str, Any]]:
+        async with ToolExecutor(CAT, cfg.store_seed) as ex:
+            finder = AlternativeFinder(CAT, StageOne(Stage1(), CAT, ex, []))
+            return await finder.declared(gold, gold, also, offered, REF, None, "明天晚上在郑州拍月亮能行吗")
+
+    got = anyio.run(go)
+    assert len(got) == 1
+    assert 18 in got[0]["alternatives"][1]["extra"].get("start_hour", [])
+
+
+def test_a_part_of_the_day_said_takes_the_hours_from_then_on() -> None:
+    """晚上 takes the hourly forecast from the evening's hours (each answer the gold's, cut); a clock
+    time said (晚上8点) or no part of the day takes none."""
+    h = [Call(name="weather_hourly_forecast", arguments={"city": "郑州", "date": "2026-03-19"})]
+    assert 18 in _find("明天晚上在郑州拍月亮能行吗", h).alternatives[0].extra["start_hour"]
+    assert 9 not in _find("明天晚上在郑州拍月亮能行吗", h).alternatives[0].extra["start_hour"]
+    assert "start_hour" not in _find("明天晚上8点郑州天气", h).alternatives[0].extra
+    assert "start_hour" not in _find("郑州明天几点下雨", h).alternatives[0].extra

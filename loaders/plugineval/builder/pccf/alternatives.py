@@ -57,7 +57,7 @@ from .implied import carried, implied
 from .labels import own_words
 from .merge import merged, spanned, united
 from .stated import stated_id
-from .widen import keyword_for_category, narrowed, one_day_end, widened, widened_end
+from .widen import keyword_for_category, narrowed, narrowed_start, one_day_end, widened, widened_end
 from .wording import wording
 
 __all__ = ["AlternativeFinder", "Found", "answer_key", "free_values", "shared_values", "sub_answer"]
@@ -288,6 +288,7 @@ class AlternativeFinder:
             await stated_id(self, found, i, c, ref, answer, results[i])
             await implied(self, found, gold, i, query, ref, results[i])
             await narrowed(self, found, i, c, ref, results[i])
+            await narrowed_start(self, found, i, c, query, ref, results[i])
             await one_day_end(self, found, i, c, query, ref)
             await self._omitted(found, i, c, query, ref, answer, results[i])
             await widened(self, found, i, c, query, ref, results[i])
@@ -589,13 +590,15 @@ class AlternativeFinder:
         offered: list[str],
         ref: str,
         refused: Counter[str] | None = None,
+        query: str | None = None,
     ) -> list[dict[str, Any]]:
         """The pattern's ``also`` readings that hold by execution (要带雨衣吗 by the daily forecast beside
         the hourly gold; 2022年台风天鹅在哪登陆的 by the year's list, which names each landfall): only
         where Stage I's gold is the reading the pattern meant, each tool is offered, each call is valid
         and finds something, and every value the gold reads from the request is in the reading's
-        arguments or its answers (天鹅 in the year's list). Each is an ``alternative_calls`` list;
-        ``refused`` counts the others by reason."""
+        arguments or its answers (天鹅 in the year's list). Each is an ``alternative_calls`` list,
+        whose own variants are found as the gold's are where ``query`` is given (晚上 → ``start_hour``
+        of the hourly forecast beside the moon's times); ``refused`` counts the others by reason."""
         from .records import alternatives_for
 
         refused = Counter() if refused is None else refused
@@ -625,6 +628,8 @@ class AlternativeFinder:
                 refused["drops_part_of_request"] += 1  # it neither asks for nor answers what the gold reads
                 continue
             alts = alternatives_for(self.catalog, calls)
+            if query is not None:
+                alts = (await self.find(query, ref, calls, alts, [])).alternatives
             out.append(
                 {"calls": [c.model_dump() for c in calls], "alternatives": [a.model_dump() for a in alts]}
             )

@@ -134,7 +134,7 @@ async def _process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi:
             summary["tried"]["declared"] = len(cand.also_calls)
             refused: Counter[str] = Counter()
             held = await ctx.stage1.declared_readings(
-                v.gold, cand.intended_calls, cand.also_calls, tools, cand.reference_time, refused
+                v.gold, cand.intended_calls, cand.also_calls, tools, cand.reference_time, refused, cand.query
             )
             if refused:
                 summary.setdefault("rejected", {})["declared"] = dict(sorted(refused.items()))

@@ -389,11 +389,12 @@ class StageOne:
         offered: list[str],
         ref: str,
         refused: Counter[str],
+        query: str,
     ) -> list[dict[str, Any]]:
         """The pattern's other readings that hold by execution (``AlternativeFinder.declared``)."""
         if not self.cfg.alternatives:
             return []
-        return await self.alternatives.declared(gold, intended, also, offered, ref, refused)
+        return await self.alternatives.declared(gold, intended, also, offered, ref, refused, query)
 
     # --- per kind -----------------------------------------------------------------------------
     async def verify(self, cand: Candidate, plugin: Plugin, scenario: Scenario, db: Any) -> Verification:
