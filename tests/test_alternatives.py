@@ -570,3 +570,21 @@ def test_a_part_of_the_day_said_takes_the_hours_from_then_on() -> None:
     assert 9 not in _find("明天晚上在郑州拍月亮能行吗", h).alternatives[0].extra["start_hour"]
     assert "start_hour" not in _find("明天晚上8点郑州天气", h).alternatives[0].extra
     assert "start_hour" not in _find("郑州明天几点下雨", h).alternatives[0].extra
+
+
+def test_todays_value_before_it_is_published_is_no_request_the_tool_serves() -> None:
+    """train round M: 今天我的易方达行业轮动混合C涨了吗 at 18:14 (the day's NAV is published after 20:00)."""
+    from plugineval.builder.synth.consistency import not_yet_published
+
+    call = [Call(name="fund_nav_query", arguments={"fund": "易方达行业轮动混合C", "date": "2026-08-28"})]
+    assert not_yet_published(CAT, "2026-08-28T18:14:00+08:00", call) is not None
+    assert not_yet_published(CAT, "2026-08-28T20:30:00+08:00", call) is None
+    assert not_yet_published(CAT, "2026-08-29T09:00:00+08:00", call) is None  # a past day's value
+    latest = [Call(name="fund_nav_query", arguments={"fund": "易方达行业轮动混合C"})]
+    assert not_yet_published(CAT, "2026-08-28T18:14:00+08:00", latest) is None
+
+
+def test_a_morning_errand_takes_the_hours_from_the_morning() -> None:
+    """train round M: 明天成都送孩子上学要带雨衣吗 answered with the hourly forecast from 6:00."""
+    h = [Call(name="weather_hourly_forecast", arguments={"city": "成都", "date": "2026-03-19"})]
+    assert 6 in _find("明天成都送孩子上学要带雨衣吗", h).alternatives[0].extra["start_hour"]

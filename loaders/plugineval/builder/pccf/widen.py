@@ -223,11 +223,11 @@ async def narrowed(finder: AlternativeFinder, found: Found, i: int, c: Call, ref
 _CLOCK = re.compile(r"\d{1,2}\s*[点:：]|[一二三四五六七八九十两]+点")
 # the hours a day-part word starts at, as people mean it (晚上 is from about six; 傍晚 five to seven)
 DAY_PARTS: tuple[tuple[re.Pattern[str], range], ...] = (
-    (re.compile(r"早上|早晨|一早|清早|明早|今早"), range(5, 9)),
+    (re.compile(r"早上|早晨|一早|清早|明早|今早|上学|上班|早高峰|晨跑"), range(5, 9)),  # 送孩子上学: morning
     (re.compile(r"上午"), range(8, 12)),
     (re.compile(r"中午"), range(11, 14)),
     (re.compile(r"下午"), range(12, 18)),
-    (re.compile(r"傍晚"), range(17, 20)),
+    (re.compile(r"傍晚|下班|放学|晚高峰"), range(16, 20)),
     (re.compile(r"晚上|今晚|明晚|夜里|晚间"), range(17, 22)),
     (re.compile(r"半夜|深夜"), range(21, 24)),
 )

@@ -169,10 +169,30 @@ def ambiguous_shift(query: str) -> str | None:
     return f"{m.group(0)}: a verb's 下 runs into a relative date (下… or 下下…)" if m else None
 
 
+_PUBLISHED = re.compile(r"当日\S{0,6}于\s*(\d{1,2}):(\d{2})\s*后公布")
+
+
+def not_yet_published(catalog: Catalog, reference_time: str, calls: list[Call]) -> str | None:
+    """A call for today's value of a tool that states when the day's value is published (当日净值于
+    20:00 后公布), drafted before that time: the answer cannot be today's (the tool falls back to the
+    last published day), so 今天我的X涨了吗 at 18:14 is no request the tool serves as asked — a
+    model that says so and calls nothing is right as well (train round M)."""
+    now = datetime.fromisoformat(reference_time)
+    today = now.date().isoformat()
+    for c in calls:
+        m = _PUBLISHED.search(catalog.tool(c.name).description)
+        if m is None or not any(isinstance(v, str) and v[:10] == today for v in c.arguments.values()):
+            continue
+        if (now.hour, now.minute) < (int(m.group(1)), int(m.group(2))):
+            return f"{c.name}: today's value is published after {m.group(1)}:{m.group(2)}"
+    return None
+
+
 def contradiction(catalog: Catalog, query: str, reference_time: str, calls: list[Call]) -> str | None:
     """Why a draft contradicts itself, or None."""
     return (
         same_ends(catalog, calls)
+        or not_yet_published(catalog, reference_time, calls)
         or weekday_contradiction(query, reference_time)
         or weekend_contradiction(query, reference_time)
         or now_contradiction(query, reference_time)
