@@ -588,3 +588,15 @@ def test_a_morning_errand_takes_the_hours_from_the_morning() -> None:
     """train round M: 明天成都送孩子上学要带雨衣吗 answered with the hourly forecast from 6:00."""
     h = [Call(name="weather_hourly_forecast", arguments={"city": "成都", "date": "2026-03-19"})]
     assert 6 in _find("明天成都送孩子上学要带雨衣吗", h).alternatives[0].extra["start_hour"]
+
+
+def test_a_roads_name_with_its_generic_suffix_is_the_same_road() -> None:
+    """final sample 8: 内环快速路 for the gold's 内环快速 (the tool names the one road for both); a road the
+    request does not say is no alternative."""
+    gold = [Call(name="traffic_road_status", arguments={"city": "重庆", "road": "内环快速"})]
+    found = _find("重庆内环快速堵吗", gold, ref="2026-08-31T09:50:00+08:00")
+    assert "内环快速路" in found.alternatives[0].values["road"]
+    from plugineval.builder.pccf.grounding import value_reason
+
+    tool = CAT.tool("traffic_road_status")
+    assert value_reason(tool, {"city": "重庆", "road": "解放路"}, "road", "解放路", "重庆内环快速堵吗")

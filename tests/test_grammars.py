@@ -359,3 +359,24 @@ def test_a_top_up_beyond_the_face_values_is_one_no_sum_of_them_makes() -> None:
     for slot in ("odd", "odd_cn"):
         for c in g.slots[slot].choices:
             assert c.value not in reach, (slot, c.text)
+
+
+def test_a_landmark_said_without_its_city_is_one_only_one_city_has() -> None:
+    """final sample 8: 太古里附近有没有厕所 read as Chengdu's (Beijing and Shanghai have one too) was
+    the one reference defect of all three reviewers; 国贸, 新天地, 世界之窗, 科技园, 磁器口 name places in
+    several cities as well."""
+    import sqlite3
+
+    from plugineval.builder.synth.grammar import load_grammars
+
+    db = sqlite3.connect(":memory:")
+    ambiguous = {"太古里", "国贸", "新天地", "世界之窗", "科技园", "磁器口", "东湖", "人民广场"}
+    seen = 0
+    for g in load_grammars().values():
+        spec = g.slots.get("ip")
+        if spec is None or spec.sql is None:
+            continue
+        names = {r[0] for r in db.execute(spec.sql).fetchall()}
+        assert names and not names & ambiguous, names & ambiguous
+        seen += 1
+    assert seen >= 3

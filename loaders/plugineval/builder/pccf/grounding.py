@@ -168,6 +168,8 @@ def value_reason(tool: Any, args: dict[str, Any], arg: str, value: Any, query: s
                 return "same_as_other_argument"  # the destination is no from_city
     if not free_text(tool, arg):
         return None
+    if "road" in arg and value.endswith("路") and len(value) >= 4 and said(value[:-1], query):
+        return None  # 内环快速路 for the said 内环快速: a road's name with its generic 路
     if not said(value, query):
         return "not_in_request"  # a hospital every doctor found works at, never named
     if person_arg(sch) and not names_person(value, query, sch.get("default")):
