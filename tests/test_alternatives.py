@@ -13,6 +13,7 @@ import pytest
 
 from plugineval.builder.pccf.alternatives import AlternativeFinder, answer_key, shared_values
 from plugineval.builder.pccf.config import Stage1
+from plugineval.builder.pccf.declared import declared
 from plugineval.builder.pccf.records import alternatives_for
 from plugineval.builder.pccf.stage1 import StageOne, served_otherwise
 from plugineval.builder.synth.consistency import contradiction, same_ends, weekday_contradiction
@@ -516,7 +517,7 @@ def _declared(gold: list[Call], also: list[list[Call]], offered: list[str]) -> l
     async def go() -> list[dict[str, Any]]:
         async with ToolExecutor(CAT, cfg.store_seed) as ex:
             finder = AlternativeFinder(CAT, StageOne(Stage1(), CAT, ex, []))
-            return await finder.declared(gold, gold, also, offered, REF, REFUSED)
+            return await declared(finder, gold, gold, also, offered, REF, REFUSED)
 
     return anyio.run(go)
 
@@ -555,7 +556,7 @@ def test_a_declared_reading_takes_its_own_grounded_variants() -> None:
     async def go() -> list[dict[str, Any]]:
         async with ToolExecutor(CAT, cfg.store_seed) as ex:
             finder = AlternativeFinder(CAT, StageOne(Stage1(), CAT, ex, []))
-            return await finder.declared(gold, gold, also, offered, REF, None, "明天晚上在郑州拍月亮能行吗")
+            return await declared(finder, gold, gold, also, offered, REF, None, "明天晚上在郑州拍月亮能行吗")
 
     got = anyio.run(go)
     assert len(got) == 1

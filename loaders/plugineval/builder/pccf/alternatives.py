@@ -582,59 +582,6 @@ class AlternativeFinder:
             )
         return out
 
-    async def declared(
-        self,
-        gold: list[Call],
-        intended: list[Call],
-        also: list[list[Call]],
-        offered: list[str],
-        ref: str,
-        refused: Counter[str] | None = None,
-        query: str | None = None,
-    ) -> list[dict[str, Any]]:
-        """The pattern's ``also`` readings that hold by execution (要带雨衣吗 by the daily forecast beside
-        the hourly gold; 2022年台风天鹅在哪登陆的 by the year's list, which names each landfall): only
-        where Stage I's gold is the reading the pattern meant, each tool is offered, each call is valid
-        and finds something, and every value the gold reads from the request is in the reading's
-        arguments or its answers (天鹅 in the year's list). Each is an ``alternative_calls`` list,
-        whose own variants are found as the gold's are where ``query`` is given (晚上 → ``start_hour``
-        of the hourly forecast beside the moon's times); ``refused`` counts the others by reason."""
-        from .records import alternatives_for
-
-        refused = Counter() if refused is None else refused
-        if not also:
-            return []
-        if not self.s1.equivalent(intended, gold, ref):
-            refused["not_the_patterns_reading"] += len(also)
-            return []
-        need = free_values(self.catalog, gold)
-        out: list[dict[str, Any]] = []
-        for calls in also:
-            if not all(c.name in offered for c in calls):
-                refused["not_offered"] += 1
-                continue
-            if self.s1.equivalent(calls, gold, ref):
-                refused["the_gold"] += 1
-                continue
-            results = [await self._run(c, ref) for c in calls]
-            if any(
-                r is None or finds_nothing(r, self.catalog.tool(c.name))
-                for r, c in zip(results, calls, strict=True)
-            ):
-                refused["empty_answer"] += 1  # an error or an empty answer proves nothing
-                continue
-            text = json.dumps(results, ensure_ascii=False)
-            if not all(v in text for v in need - free_values(self.catalog, calls)):
-                refused["drops_part_of_request"] += 1  # it neither asks for nor answers what the gold reads
-                continue
-            alts = alternatives_for(self.catalog, calls)
-            if query is not None:
-                alts = (await self.find(query, ref, calls, alts, [])).alternatives
-            out.append(
-                {"calls": [c.model_dump() for c in calls], "alternatives": [a.model_dump() for a in alts]}
-            )
-        return out
-
 
 def free_values(catalog: Catalog, calls: list[Call]) -> set[str]:
     """The values a call list reads from the query beyond its tools' own vocabularies (enums):

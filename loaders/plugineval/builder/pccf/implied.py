@@ -175,10 +175,11 @@ async def _ordering(
 async def _order_left_out(
     finder: AlternativeFinder, found: Found, i: int, c: Call, arg: str, query: str, ref: str, result: Any
 ) -> None:
-    """The gold's order left to the default where the request implies the order but never says it
-    (车位紧不紧 → ``free_spaces``; 空位最多的 says it and keeps it): accepted where the answer is
-    non-empty, both orders list the same items (or search the same ones), and the tool reads the
-    argument — the order then says only how the answer is listed, which the request never asked."""
+    """The gold's order left to the default where the request asks about a condition of the place
+    and never says the order (车位紧不紧 → ``free_spaces``; 空位最多的 says it and keeps it): accepted
+    where the answer is non-empty and the user set no page — any order of the places answers a
+    question about their condition, whether it lists the same items first or not, and whether or not
+    the tool's order changes this answer (train rounds J, K)."""
     tool = finder.catalog.tool(c.name)
     v = c.arguments[arg]
     if v in said_values(tool, arg, query) or _SUPERLATIVE.search(query) or not _CONDITION.search(query):

@@ -391,10 +391,12 @@ class StageOne:
         refused: Counter[str],
         query: str,
     ) -> list[dict[str, Any]]:
-        """The pattern's other readings that hold by execution (``AlternativeFinder.declared``)."""
+        """The pattern's other readings that hold by execution (``pccf.declared.declared``)."""
         if not self.cfg.alternatives:
             return []
-        return await self.alternatives.declared(gold, intended, also, offered, ref, refused, query)
+        from .declared import declared
+
+        return await declared(self.alternatives, gold, intended, also, offered, ref, refused, query)
 
     # --- per kind -----------------------------------------------------------------------------
     async def verify(self, cand: Candidate, plugin: Plugin, scenario: Scenario, db: Any) -> Verification:

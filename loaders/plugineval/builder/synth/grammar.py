@@ -126,7 +126,7 @@ class Pattern(StrictModel):
     """Other call lists that answer the request as well, with the same slots (a daily forecast for
     要带雨衣吗 beside the hourly one; the year's typhoon list, which names each landfall, for 在哪登陆的).
     Never accepted on the author's word: the build keeps one only where each tool is offered, each
-    answer is non-empty and names every value the gold reads (``AlternativeFinder.declared``)."""
+    answer is non-empty and names every value the gold reads (``pccf.declared.declared``)."""
     steps: list[Step] = Field(default_factory=list)
     family: str | None = None
     """a derived pattern's source (``deepen``): it goes to the source's split"""
