@@ -1,0 +1,73 @@
+"""Readings a pattern declares beside its gold (``also``, ``pccf/declared.py``): kept only where
+execution bears them out, each with its own grounded variants."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import anyio
+from test_alternatives import CAT, REF
+
+from plugineval.builder.pccf.alternatives import AlternativeFinder
+from plugineval.builder.pccf.config import Stage1
+from plugineval.builder.pccf.declared import declared
+from plugineval.builder.pccf.stage1 import StageOne
+from plugineval.builder.tools.server import ToolExecutor
+from plugineval.schema import Call
+
+REFUSED: Counter[str] = Counter()
+
+
+def _declared(gold: list[Call], also: list[list[Call]], offered: list[str]) -> list[dict[str, Any]]:
+    from plugineval.builder.pccf.config import BuildConfig
+
+    cfg = BuildConfig.load()
+
+    async def go() -> list[dict[str, Any]]:
+        async with ToolExecutor(CAT, cfg.store_seed) as ex:
+            finder = AlternativeFinder(CAT, StageOne(Stage1(), CAT, ex, []))
+            return await declared(finder, gold, gold, also, offered, REF, REFUSED)
+
+    return anyio.run(go)
+
+
+def test_a_patterns_other_reading_holds_only_by_execution() -> None:
+    """train round I: 2022年台风天鹅在哪登陆的 is answered by the year's list, which names each
+    typhoon's landfall, as well as by the track; 明天大连出去办事要带雨衣吗 by the daily forecast beside
+    the hourly one. A reading whose answer does not name what the gold reads (the list of another
+    year), whose tool is not offered, or whose answer is an error is no alternative."""
+    track = [Call(name="typhoon_track", arguments={"typhoon": "天鹅", "year": 2022})]
+    year = [Call(name="typhoon_list", arguments={"year": 2022})]
+    offered = ["typhoon_list", "typhoon_track"]
+    got = _declared(track, [year], offered)
+    assert [a["calls"][0]["arguments"] for a in got] == [{"year": 2022}]
+    assert _declared(track, [[Call(name="typhoon_list", arguments={"year": 2021})]], offered) == []
+    assert _declared(track, [year], ["typhoon_track"]) == []
+    hourly = [Call(name="weather_hourly_forecast", arguments={"city": "大连", "date": "2026-03-19"})]
+    daily = [Call(name="weather_daily_forecast", arguments={"city": "大连", "date": "2026-03-19"})]
+    both = ["weather_daily_forecast", "weather_hourly_forecast"]
+    assert [a["calls"] for a in _declared(hourly, [daily], both)] == [[daily[0].model_dump()]]
+    far = [Call(name="weather_daily_forecast", arguments={"city": "大连", "date": "2027-03-19"})]
+    assert _declared(hourly, [far], both) == []  # out of the forecast's range: an error
+    assert REFUSED == {"drops_part_of_request": 1, "not_offered": 1, "empty_answer": 1}
+
+
+def test_a_declared_reading_takes_its_own_grounded_variants() -> None:
+    """train round L: 明天晚上在郑州拍月亮能行吗 answered by the moon's times and the evening's hourly
+    forecast from 18:00 failed the judge: the declared reading had no variants of its own."""
+    from plugineval.builder.pccf.config import BuildConfig
+
+    cfg = BuildConfig.load()
+    gold = [Call(name="sun_moon_times", arguments={"city": "郑州", "date": "2026-03-19"})]
+    also = [[gold[0], Call(name="weather_hourly_forecast", arguments={"city": "郑州", "date": "2026-03-19"})]]
+    offered = ["sun_moon_times", "weather_hourly_forecast"]
+
+    async def go() -> list[dict[str, Any]]:
+        async with ToolExecutor(CAT, cfg.store_seed) as ex:
+            finder = AlternativeFinder(CAT, StageOne(Stage1(), CAT, ex, []))
+            return await declared(finder, gold, gold, also, offered, REF, None, "明天晚上在郑州拍月亮能行吗")
+
+    got = anyio.run(go)
+    assert len(got) == 1
+    assert 18 in got[0]["alternatives"][1]["extra"].get("start_hour", [])
