@@ -154,6 +154,14 @@ def free_text(tool: Any, arg: str) -> bool:
     )
 
 
+def road_spelling(arg: str, value: str) -> str | None:
+    """A road's name spelled the other way, with or without its generic 路 (内环快速 / 内环快速路), for a
+    road argument; None for any other argument."""
+    if "road" not in arg:
+        return None
+    return value[:-1] if value.endswith("路") and len(value) >= 4 else value + "路"
+
+
 def value_reason(tool: Any, args: dict[str, Any], arg: str, value: Any, query: str) -> str | None:
     """Why ``value`` for ``arg`` (beside the call's other ``args``) is not grounded, or None."""
     sch = tool.properties.get(arg, {})
@@ -168,7 +176,8 @@ def value_reason(tool: Any, args: dict[str, Any], arg: str, value: Any, query: s
                 return "same_as_other_argument"  # the destination is no from_city
     if not free_text(tool, arg):
         return None
-    if "road" in arg and value.endswith("路") and len(value) >= 4 and said(value[:-1], query):
+    core = road_spelling(arg, value)
+    if core is not None and len(core) < len(value) and said(core, query):
         return None  # 内环快速路 for the said 内环快速: a road's name with its generic 路
     if not said(value, query):
         return "not_in_request"  # a hospital every doctor found works at, never named

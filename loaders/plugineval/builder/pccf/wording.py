@@ -25,7 +25,7 @@ from plugineval.normalize import canonical_place
 from plugineval.schema import Call
 
 from .answers import finds_nothing
-from .grounding import drops_part, is_city, said, value_reason
+from .grounding import drops_part, is_city, road_spelling, said, value_reason
 
 if TYPE_CHECKING:
     from .alternatives import AlternativeFinder, Found
@@ -183,15 +183,16 @@ def qualified(v: str, result: Any, query: str) -> list[str]:
     return [s for w in sorted(words) for s in (f"{w} {v}", f"{v} {w}")]
 
 
-def _candidates(v: str, c: Call, query: str, places: list[str], road: bool = False) -> list[str]:
+def _candidates(v: str, c: Call, query: str, places: list[str], arg: str = "") -> list[str]:
     """The request's names for ``v``: the places it names (where the gold's value is not said as it
-    is), and the names around it (``affix_variants``). A value another argument of the call holds
-    (``city: 洛阳``) names nothing new."""
+    is), the names around it (``affix_variants``), and for a road argument ``arg`` the road's other
+    spelling (``road_spelling``). A value another argument of the call holds (``city: 洛阳``) names
+    nothing new."""
     out = [] if v in query else [s for s in places if (canonical_place(s) or s) != (canonical_place(v) or v)]
     out += affix_variants(v, query, c)
     out += [v + x for x in _SAID_SUFFIXES if v + x in query]  # 奥迪双钻8.8折券 for 奥迪双钻8.8折
-    if road:  # 内环快速路 for 内环快速 (final sample 8): a road's name with or without its generic 路
-        out += [v[:-1]] if v.endswith("路") and len(v) >= 4 else [v + "路"]
+    if (spelt := road_spelling(arg, v)) is not None:  # 内环快速路 for 内环快速 (final sample 8)
+        out.append(spelt)
     held = {x for k, x in c.arguments.items() if isinstance(x, str)}
     held |= {canonical_place(x) or x for x in held}
     return [
@@ -214,7 +215,7 @@ async def _string(
 ) -> None:
     tool = finder.catalog.tool(c.name)
     extra = qualified(v, result, query) if arg == "keyword" else []
-    for s in [*_candidates(v, c, query, places, road="road" in arg), *extra]:
+    for s in [*_candidates(v, c, query, places, arg), *extra]:
         found.tried["wording"] += 1
         variant = Call(name=c.name, arguments={**c.arguments, arg: s})
         suffixed = s.startswith(v) and s[len(v) :] in _SAID_SUFFIXES  # the answer names it so itself
