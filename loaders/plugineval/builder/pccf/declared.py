@@ -11,6 +11,7 @@ from plugineval.schema import Call
 
 from .alternatives import free_values
 from .answers import finds_nothing
+from .records import alternatives_for
 
 if TYPE_CHECKING:
     from .alternatives import AlternativeFinder
@@ -35,8 +36,6 @@ async def declared(
     arguments or its answers (天鹅 in the year's list). Each is an ``alternative_calls`` list,
     whose own variants are found as the gold's are where ``query`` is given (晚上 → ``start_hour``
     of the hourly forecast beside the moon's times); ``refused`` counts the others by reason."""
-    from .records import alternatives_for
-
     refused = Counter() if refused is None else refused
     if not also:
         return []

@@ -20,6 +20,7 @@ from ..synth.synthesizer import Candidate
 from ..tools.server import ToolExecutor
 from .alternatives import AlternativeFinder
 from .config import Stage1
+from .declared import declared
 from .evaluators import OBSERVABLE_STEPS, ArgumentEvaluator, ResultEvaluator
 from .generators import TEXT_ONLY, Generator, Proposal, Task
 
@@ -394,8 +395,6 @@ class StageOne:
         """The pattern's other readings that hold by execution (``pccf.declared.declared``)."""
         if not self.cfg.alternatives:
             return []
-        from .declared import declared
-
         return await declared(self.alternatives, gold, intended, also, offered, ref, refused, query)
 
     # --- per kind -----------------------------------------------------------------------------
