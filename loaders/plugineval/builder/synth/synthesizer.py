@@ -13,6 +13,7 @@ from plugineval.schema import Call
 
 from .grammar import SLOT_RE, Pattern, PluginGrammar, alternatives, expand
 from .slots import SlotContext, SlotValue
+from .typed import typed
 
 
 @dataclass
@@ -80,21 +81,26 @@ _DIGIT_START = re.compile(r"^[0-9]")
 
 def _said(text: str, vals: dict[str, SlotValue]) -> str:
     """The request with its slots said; two values whose digits would run together (MF1511 and
-    1月2日 read as MF15111月2日) are kept apart by a space, as people type them."""
-    out: list[str] = []
+    1月2日 read as MF15111月2日) are kept apart by a space, as people type them; the pattern's own
+    commas are mostly left out, as people type a short request (``typed``)."""
+    out: list[tuple[str, bool]] = []
     pos = 0
+
+    def ends_alnum() -> bool:
+        return bool(_ALNUM_END.search("".join(t for t, _ in out)))
+
     for m in SLOT_RE.finditer(text):
-        out.append(text[pos : m.start()])
+        out.append((text[pos : m.start()], True))
         surface = vals[m.group("name")].surface
-        if _ALNUM_END.search("".join(out)) and _DIGIT_START.match(surface):
-            out.append(" ")
-        out.append(surface)
+        if ends_alnum() and _DIGIT_START.match(surface):
+            out.append((" ", True))
+        out.append((surface, False))
         pos = m.end()
     rest = text[pos:]
-    if pos > 0 and _ALNUM_END.search("".join(out)) and _DIGIT_START.match(rest):
-        out.append(" ")
-    out.append(rest)
-    return "".join(out).strip()
+    if pos > 0 and ends_alnum() and _DIGIT_START.match(rest):
+        out.append((" ", True))
+    out.append((rest, True))
+    return typed(out).strip()
 
 
 FILL_ATTEMPTS = 4

@@ -1,0 +1,37 @@
+"""A request is typed the way people type a short message: the pattern's commas mostly left out."""
+
+from __future__ import annotations
+
+import re
+
+from plugineval.builder.synth import typed as typed_mod
+from plugineval.builder.synth.slots import SlotValue
+from plugineval.builder.synth.synthesizer import _said
+from plugineval.builder.synth.typed import typed
+
+
+def test_most_requests_lose_their_commas_and_the_draw_is_the_texts_own() -> None:
+    texts = [f"明天去城市{i}，要带伞吗" for i in range(400)]
+    out = [typed([(t, True)]) for t in texts]
+    dropped = sum("，" not in o for o in out) / len(out)
+    assert abs(dropped - typed_mod.DROP_COMMAS) < 0.07
+    assert out == [typed([(t, True)]) for t in texts]  # the same text is always typed the same way
+    assert all(o in (t, t.replace("，", "")) for o, t in zip(out, texts, strict=True))
+
+
+def test_a_comma_between_figures_or_a_slots_own_comma_stays(monkeypatch) -> None:
+    monkeypatch.setattr(typed_mod, "DROP_COMMAS", 1.0)
+    assert typed([("身高1米58，体重62公斤，BMI多少", True)]) == "身高1米58体重62公斤BMI多少"
+    assert typed([("500，300", True)]) == "500，300"  # 500300 would be another figure
+    assert typed([("CA1234，MU5678", True)]) == "CA1234，MU5678"
+    # a comma inside a slot's value (its surface) is the value's, not the pattern's
+    assert typed([("提醒我", True), ("开会，带电脑", False), ("，明天", True)]) == "提醒我开会，带电脑明天"
+    vals = {"c": SlotValue("北京", "北京"), "n": SlotValue(3, "3")}
+    assert _said("去{c}，要带伞吗", vals) == "去北京要带伞吗"
+    assert _said("{n}，{n}", vals) == "3，3"
+
+
+def test_without_the_step_nothing_changes(monkeypatch) -> None:
+    monkeypatch.setattr(typed_mod, "DROP_COMMAS", 0.0)
+    assert typed([("明天去桂林，要带伞吗", True)]) == "明天去桂林，要带伞吗"
+    assert not re.search("，", typed([("明天天气", True)]))
