@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from test_alternatives import REF
 from test_alternatives import _find as find
 
 from plugineval.builder.pccf.wording import affix_variants, swapped
@@ -158,3 +159,25 @@ def test_a_university_named_after_its_city_says_the_city() -> None:
     ]
     found = find("从武汉大学溜达到东湖，得走多久", gold, ref="2026-05-19T18:50:00+08:00")
     assert found.alternatives[0].extra.get("city") == ["武汉"]
+
+
+def test_the_kinds_a_request_names_may_cut_a_whole_list_to_them() -> None:
+    """final sample 8: 明天去丽江穿毛衣热不热 read by the life index without ``indices`` (every index)
+    failed the judge for a model that asked for ``[dressing]``, the index the words name. The cut
+    answer is part of the whole; an index the request does not name is no alternative."""
+    gold = [Call(name="life_index_query", arguments={"city": "丽江", "date": "2026-03-19"})]
+    extra = _find("明天去丽江穿毛衣热不热", REF, gold).alternatives[0].extra
+    assert extra.get("indices") == [["dressing"]]
+    assert "indices" not in _find("明天丽江的生活指数", REF, gold).alternatives[0].extra
+
+
+def test_an_amount_that_only_scales_the_converted_sum_is_free_where_the_rate_is_asked() -> None:
+    """final sample 8: 今天去银行买泰铢什么价格 with ``amount: 100`` failed the judge; the rate and the
+    bank's quotes (per 100 units) are the same for any amount, only the converted sum (declared
+    ``scales``) moves. Where the request says its amount, the amount stays the gold's."""
+    rate = [Call(name="fx_convert", arguments={"from_currency": "THB", "to_currency": "CNY"})]
+    assert _find("泰铢什么价格", REF, rate).alternatives[0].free == ["amount"]
+    said = [Call(name="fx_convert", arguments={"amount": 500, "from_currency": "THB", "to_currency": "CNY"})]
+    assert _find("500泰铢换多少人民币", REF, said).alternatives[0].free == []
+    route = [Call(name="route_plan", arguments={"origin": "武汉站", "destination": "江汉路"})]
+    assert _find("从武汉站到江汉路怎么走", REF, route).alternatives[0].free == []  # nothing declared

@@ -380,3 +380,24 @@ def test_a_landmark_said_without_its_city_is_one_only_one_city_has() -> None:
         assert names and not names & ambiguous, names & ambiguous
         seen += 1
     assert seen >= 3
+
+
+def test_a_show_title_is_no_film_people_know_by_that_title() -> None:
+    """final sample 8: 后天打算在佛山看《驴得水》，有场次吗 is a play and a well-known film; the model
+    searched the film and a careful grader could not fault it. No stage work of the store is titled
+    as a film people know, nor as a film of the store."""
+    from plugineval.builder.tools.domains.entertainment_film_data import STAGE_WORKS
+    from plugineval.builder.tools.store import Store
+
+    known_films = {"驴得水", "白鹿原", "李茶的姑妈", "暗恋桃花源", "茶馆", "日出", "推拿", "戏台"}
+    works = {t for titles in STAGE_WORKS.values() for t in titles}
+    assert not works & known_films
+    db = Store.open(["entertainment"], 20260318).readonly_connection()
+    films = {r[0] for r in db.execute("SELECT title FROM ent_movies")}
+    shows = {
+        r[0]
+        for r in db.execute(
+            "SELECT substr(title, instr(title,'《')+1, instr(title,'》')-instr(title,'《')-1) FROM ent_shows"
+        )
+    }
+    assert shows and not shows & films

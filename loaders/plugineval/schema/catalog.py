@@ -63,6 +63,11 @@ class ArgAnnotation(StrictModel):
     unordered: bool = False
     """An array whose order carries no meaning (the drugs of an interaction check): the judge compares
     it as a multiset. Declared, never guessed; only an array argument may carry it."""
+    scales: list[str] = Field(default_factory=list)
+    """The answer's fields this argument only scales (an amount to convert: the converted sum). Where
+    the gold leaves the argument out, the request asks for what it does not scale (泰铢什么价格: the
+    rate), so the builder lets a prediction set it to any value once execution shows the rest of the
+    answer unchanged. Builder knowledge, declared, never guessed."""
 
     @model_serializer(mode="wrap")
     def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -73,6 +78,8 @@ class ArgAnnotation(StrictModel):
             del out["derived_default"]
         if out.get("unordered") is False:
             del out["unordered"]
+        if not out.get("scales", 1):
+            del out["scales"]
         return out
 
 
@@ -106,6 +113,13 @@ class ToolSpec(StrictModel):
                 raise ValueError(f"annotations name unknown argument {arg!r}")
             if ann.unordered and props[arg].get("type") != "array":
                 raise ValueError(f"argument {arg!r} is declared unordered but is not an array")
+            if ann.scales and (
+                arg in p.get("required", []) or props[arg].get("type") not in ("number", "integer")
+            ):
+                raise ValueError(f"argument {arg!r} declares the fields it scales but is no optional number")
+            unknown = [f for f in ann.scales if f not in self.output.get("properties", {})]
+            if unknown:
+                raise ValueError(f"argument {arg!r} scales output fields the tool does not have: {unknown}")
         if self.output.get("type") != "object":
             raise ValueError("output must be a JSON Schema with type 'object'")
         return self

@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
-from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -52,12 +50,22 @@ from .answers import (
     shared_values,
     sub_answer,
 )
+from .found import Found
 from .grounding import contrasts, drops_part, is_city, said, said_values, value_reason
 from .implied import carried, implied
 from .labels import own_words
 from .merge import merged, spanned, united
 from .stated import stated_id
-from .widen import keyword_for_category, narrowed, narrowed_start, one_day_end, widened, widened_end
+from .widen import (
+    keyword_for_category,
+    named_part,
+    narrowed,
+    narrowed_start,
+    one_day_end,
+    scaled,
+    widened,
+    widened_end,
+)
 from .wording import wording
 
 __all__ = ["AlternativeFinder", "Found", "answer_key", "free_values", "shared_values", "sub_answer"]
@@ -71,55 +79,6 @@ _ABSENT = object()
 _TIME_SAID = re.compile(
     r"[今明后昨前]天|大后天|周[一二三四五六日天末]|星期|礼拜|[0-9一二三四五六七八九十]+[号日]|[0-9一二三四五六七八九十]+点|\d:\d|月底|月初|下个?月|上个?月"
 )
-
-
-@dataclass
-class Found:
-    """What the alternatives step accepted for one gold list, what it tried, and what the grounding
-    gate refused per source of variants (``rejected[source][reason]``)."""
-
-    alternatives: list[GoldAlternative]
-    alternative_calls: list[dict[str, Any]] = field(default_factory=list)
-    tried: Counter[str] = field(default_factory=Counter)
-    accepted: Counter[str] = field(default_factory=Counter)
-    rejected: dict[str, Counter[str]] = field(default_factory=dict)
-    empty: bool = False  # every gold call's answer lists nothing
-
-    def add(self, i: int, kind: str, arg: str, value: Any) -> None:
-        """Accept ``value`` for ``arg`` of gold call ``i`` as an ``extra`` or ``values`` entry (once).
-        A city argument takes a city only: a tool that ignores a wrong one (route_plan resolves its
-        places without it) gives the gold's answer for 开车 or 汉口站 too, which proves nothing."""
-        if (arg == "city" or arg.endswith("_city")) and not is_city(value):
-            self.tried["not_a_city"] += 1
-            return
-        alt = self.alternatives[i]
-        listed = (alt.extra if kind == "extra" else alt.values).setdefault(arg, [])
-        if value not in listed:
-            listed.append(value)
-            self.accepted[kind] += 1
-
-    def reject(self, source: str, reason: str) -> None:
-        """Count one variant the grounding gate refused (docs/builder.md, "Grounded alternatives")."""
-        self.rejected.setdefault(source, Counter())[reason] += 1
-
-    def add_calls(self, catalog: Catalog, calls: list[Call]) -> None:
-        """Accept a whole call list as an ``alternative_calls`` entry."""
-        from .records import alternatives_for
-
-        alts = alternatives_for(catalog, calls)
-        self.alternative_calls.append(
-            {"calls": [x.model_dump() for x in calls], "alternatives": [a.model_dump() for a in alts]}
-        )
-        self.accepted["alternative_calls"] += 1
-
-    def summary(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "tried": dict(sorted(self.tried.items())),
-            "accepted": dict(sorted(self.accepted.items())),
-        }
-        if self.rejected:
-            out["rejected"] = {s: dict(sorted(c.items())) for s, c in sorted(self.rejected.items())}
-        return out
 
 
 def _other_days(value: Any, sch: dict[str, Any]) -> list[Any]:
@@ -288,6 +247,8 @@ class AlternativeFinder:
             await stated_id(self, found, i, c, ref, answer, results[i])
             await implied(self, found, gold, i, query, ref, results[i])
             await narrowed(self, found, i, c, ref, results[i])
+            await named_part(self, found, i, c, query, ref, results[i])
+            await scaled(self, found, i, c, ref, results[i])
             await narrowed_start(self, found, i, c, query, ref, results[i])
             await one_day_end(self, found, i, c, query, ref)
             await self._omitted(found, i, c, query, ref, answer, results[i])
@@ -545,7 +506,8 @@ class AlternativeFinder:
         charging query read as a bare nearby search had the same free values), the query says one of
         its cue words (the grammar's lures: 地铁, 换乘), and Stage I accepts a text-only reading of the
         query for it — grounded, executed and scored at tau, as many calls as the gold, carrying every
-        value the gold reads from the query. Each such reading is an ``alternative_calls`` list."""
+        value the gold reads from the query. Each such reading is an ``alternative_calls`` list, with
+        its own grounded variants."""
         from .generators import Task
         from .records import alternatives_for
 
@@ -577,6 +539,9 @@ class AlternativeFinder:
             if not need <= free_values(self.catalog, v.gold):
                 continue  # it leaves out part of what the gold reads (陆家嘴 of 陆家嘴附近哪里能停车)
             alts = alternatives_for(self.catalog, v.gold)
+            # the reading's own variants, found as the gold's are (穿毛衣热不热: the life index's
+            # ``indices: [dressing]`` beside its whole list)
+            alts = (await self.find(task.query, task.reference_time, v.gold, alts, [])).alternatives
             out.append(
                 {"calls": [c.model_dump() for c in v.gold], "alternatives": [a.model_dump() for a in alts]}
             )

@@ -299,3 +299,63 @@ async def keyword_for_category(
                 continue
             if sub_answer(part, whole) or _holds_items(part, whole):
                 found.add_calls(finder.catalog, [*gold[:i], variant, *gold[i + 1 :]])
+
+
+async def named_part(
+    finder: AlternativeFinder, found: Found, i: int, c: Call, query: str, ref: str, result: Any
+) -> None:
+    """An optional list of kinds the gold leaves out (the life index's ``indices``: every index),
+    set to the kinds the request names by their declared words (穿毛衣热不热 → ``[dressing]``): the
+    answer is the gold's, cut to those kinds — a part of it, and not empty."""
+    tool = finder.catalog.tool(c.name)
+    for arg, sch in tool.properties.items():
+        items = sch.get("items", {}) if sch.get("type") == "array" else {}
+        ann = tool.annotations.get(arg)
+        if arg in c.arguments or "enum" not in items or ann is None:
+            continue
+        named = sorted({v for s, v in ann.aliases.items() if s in query and v in items["enum"]})
+        if not named:
+            continue
+        found.tried["named_part"] += 1
+        variant = Call(name=c.name, arguments={**c.arguments, arg: named})
+        narrow = await finder._run(variant, ref)
+        if narrow is None or not result or finds_nothing(narrow, tool):
+            found.reject("named_part", "empty_answer")
+            continue
+        v, g = _strip(narrow), _strip(result)
+        if v != g and sub_answer(v, g):
+            found.add(i, "extra", arg, named)
+
+
+SCALE_PROBES = (7, 100, 2500)  # amounts that tell a field the argument scales from one it does not
+
+
+async def scaled(finder: AlternativeFinder, found: Found, i: int, c: Call, ref: str, result: Any) -> None:
+    """An optional amount the gold leaves out, which only scales fields of the answer the catalog
+    names (``scales``: the converted sum of 泰铢什么价格): the request asks for the rest (the rate), so
+    any amount serves — ``free``, once each probe amount leaves the rest of the answer as the gold's."""
+    tool = finder.catalog.tool(c.name)
+    for arg, ann in tool.annotations.items():
+        if (
+            not ann.scales
+            or arg in c.arguments
+            or not isinstance(result, dict)
+            or finds_nothing(result, tool)
+        ):
+            continue
+        found.tried["scaled"] += 1
+        rest = {k: v for k, v in _strip(result).items() if k not in ann.scales}
+        for v in SCALE_PROBES:
+            other = await finder._run(Call(name=c.name, arguments={**c.arguments, arg: v}), ref)
+            if (
+                not isinstance(other, dict)
+                or {k: x for k, x in _strip(other).items() if k not in ann.scales} != rest
+            ):
+                found.reject("scaled", "changes_the_answer")
+                break
+        else:
+            alt = found.alternatives[i]
+            if arg not in alt.free:
+                alt.free.append(arg)
+                alt.free.sort()
+                found.accepted["free"] += 1
