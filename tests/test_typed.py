@@ -35,3 +35,29 @@ def test_without_the_step_nothing_changes(monkeypatch) -> None:
     monkeypatch.setattr(typed_mod, "DROP_COMMAS", 0.0)
     assert typed([("明天去桂林，要带伞吗", True)]) == "明天去桂林，要带伞吗"
     assert not re.search("，", typed([("明天天气", True)]))
+
+
+def test_most_requests_are_written_in_the_standard_words(monkeypatch) -> None:
+    """啥 in 4.0 % of train requests (real 1.5 %), a question ending in 没 2.3 % (real 0.1 %)."""
+    monkeypatch.setattr(typed_mod, "STANDARD_WORDS", 1.0)
+    monkeypatch.setattr(typed_mod, "DROP_COMMAS", 0.0)
+    said = {
+        "海口昨天下雨没": "海口昨天下雨了吗",
+        "招行还清了没": "招行还清了吗",
+        "宁波大后天有场杂技没": "宁波大后天有场杂技吗",
+        "去年有台风在深圳上岸没有": "去年有台风在深圳上岸吗",
+        "为啥年底扣税变多了": "为什么年底扣税变多了",
+        "西红柿咋做": "西红柿怎么做",
+        "今天有没有": "今天有没有",
+    }
+    assert {q: typed([(q, True)]) for q in said} == said
+    # a slot's value keeps its own words
+    assert typed([("CCTV", True), ("啥剧", False), ("播啥", True)]) == "CCTV啥剧播什么"
+    monkeypatch.setattr(typed_mod, "STANDARD_WORDS", 0.0)
+    assert typed([("海口昨天下雨没", True)]) == "海口昨天下雨没"
+
+
+def test_the_share_in_standard_words_follows_the_setting() -> None:
+    out = [typed([(f"城市{i}明天有啥演出", True)]) for i in range(400)]
+    share = sum("什么" in o for o in out) / len(out)
+    assert abs(share - typed_mod.STANDARD_WORDS) < 0.07

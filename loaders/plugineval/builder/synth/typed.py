@@ -1,4 +1,6 @@
-"""A request as people type or dictate it: most leave out the comma between the parts of a short
+"""A request as people type or dictate it.
+
+Commas: most people leave out the comma between the parts of a short
 message (身高1米58体重62公斤算胖吗, 明天去桂林要带伞吗). In the real reference (3,739 requests to a
 Chinese assistant) 3.4 % of requests carry a ``，``; a pattern written with one says the same thing
 without it, so a rendered request drops its commas with ``DROP_COMMAS`` chance.
@@ -6,7 +8,13 @@ without it, so a rendered request drops its commas with ``DROP_COMMAS`` chance.
 The draw is seeded by the request's own text, not by the synthesizer's generator, so that every
 other draw of a build is the same with or without this step. A comma stays where its removal would
 run two figures or two Latin words together (500，300 / CA1234，MU5678), and a comma a slot's value
-says (its surface) is never touched."""
+says (its surface) is never touched.
+
+Register: patterns were written in a chattier register than people use with an assistant (啥 in 4.0 %
+of train requests, 1.5 % of real ones; a question ending in 没 2.3 %, real 0.1 %). With
+``STANDARD_WORDS`` chance a request is written in the standard words instead (啥 → 什么, 咋 → 怎么,
+下雨没 → 下雨了吗, 有比赛没 → 有比赛吗): one draw per request, since a person writes in one register,
+and only in the pattern's own words."""
 
 from __future__ import annotations
 
@@ -15,17 +23,47 @@ import random
 import re
 
 DROP_COMMAS = 0.8
+STANDARD_WORDS = 0.65
 _JOINS = re.compile(r"[A-Za-z0-9]")
+_WORDS = (
+    (re.compile("为啥"), "为什么"),
+    (re.compile("啥时候"), "什么时候"),
+    (re.compile("啥"), "什么"),
+    (re.compile("咋样"), "怎么样"),
+    (re.compile("咋办"), "怎么办"),
+    (re.compile("咋"), "怎么"),
+)
+_ENDS_HAS = re.compile(r"没有?$")  # 有比赛没 → 有比赛吗 (有 said before it)
+_ENDS_DONE = re.compile(r"了?没有?$")  # 下雨没 / 还清了没 → 下雨了吗 / 还清了吗
+
+
+def _standard(pieces: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    out = []
+    for text, own in pieces:
+        if own:
+            for pat, word in _WORDS:
+                text = pat.sub(word, text)
+        out.append((text, own))
+    while out and not out[-1][0]:
+        out.pop()
+    if out and out[-1][1] and _ENDS_DONE.search(out[-1][0]) and not re.search("有没有?$", out[-1][0]):
+        text, query = out[-1][0], "".join(t for t, _ in out)
+        has = "有" in query[: len(query) - len(_ENDS_HAS.search(query).group())]  # type: ignore[union-attr]
+        out[-1] = (_ENDS_HAS.sub("吗", text) if has else _ENDS_DONE.sub("了吗", text), True)
+    return out
 
 
 def typed(pieces: list[tuple[str, bool]]) -> str:
     """The request said by ``pieces`` (text, whether it is the pattern's own words rather than a
-    slot's value), with the pattern's commas left out as most people type a short request."""
+    slot's value), with the pattern's commas left out as most people type a short request, and in
+    the standard words most people use (see the module)."""
     query = "".join(t for t, _ in pieces)
-    if "，" not in query:
-        return query
     rng = random.Random(int.from_bytes(hashlib.sha256(query.encode("utf-8")).digest()[:8], "big"))
-    if rng.random() >= DROP_COMMAS:
+    drop, standard = rng.random() < DROP_COMMAS, rng.random() < STANDARD_WORDS
+    if standard:
+        pieces = _standard(pieces)
+        query = "".join(t for t, _ in pieces)
+    if not drop or "，" not in query:
         return query
     out: list[str] = []
     pos = 0
