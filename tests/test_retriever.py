@@ -3,9 +3,16 @@ whole is read by the exemplars' own slot vocabularies, in the exemplar's order."
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
-from plugineval.builder.pccf.retriever import ExemplarReader, TemplateRetriever, _sql_words, fill_args
+from plugineval.builder.pccf.retriever import (
+    ExemplarReader,
+    TemplateRetriever,
+    _compile,
+    _sql_words,
+    fill_args,
+)
 from plugineval.builder.synth.grammar import load_grammars
 from plugineval.catalog import load_catalog
 
@@ -160,3 +167,20 @@ def test_a_slot_inside_an_alternation_is_read_in_either_branch() -> None:
         got = {groups[k]: v for k, v in m.groupdict().items() if v is not None}
         assert got == {"city": city}
     assert cp.regex.match("明天天气怎么样") is None
+
+
+def test_an_exemplar_aligns_with_its_request_as_typed() -> None:
+    """``synth/typed.py`` leaves a pattern's commas out and writes 啥 as 什么 and 下雨没 as 下雨了吗:
+    the exemplar still aligns (4月10号17:55…《保你平安》11排11座 was read as a listing)."""
+    from plugineval.builder.pccf.retriever import _as_typed
+
+    assert re.fullmatch(_as_typed("的《", False) + "x" + _as_typed("》，要", False), "的《x》要")
+    assert re.fullmatch(_as_typed("播啥", True), "播什么")
+    assert re.fullmatch(_as_typed("下雨没", True), "下雨了吗")
+    assert not re.fullmatch(_as_typed("下雨没", False), "下雨了吗")  # only a question's end
+    g = load_grammars()["movie_tickets"]
+    pat = next(
+        p for sc in g.scenarios.values() for p in sc.patterns if p.text.endswith("《{bmv}》，{brow}排{bc1}座")
+    )
+    rx, _ = _compile(pat, g.slots, R.catalog)
+    assert rx.match("4月10号17:55济南百老汇影城世纪城店《保你平安》11排11座")

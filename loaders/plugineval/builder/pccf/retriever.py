@@ -103,6 +103,14 @@ def _arg_rx(p: Pattern, slot: str, catalog: Catalog | None) -> str | None:
     return None
 
 
+def _as_typed(words: str, last: bool = False) -> str:
+    """A pattern's own words as a regex that also matches them as the request was typed
+    (``synth/typed.py``): the commas left out, the standard words (什么 for 啥, 怎么 for 咋), a
+    question that ends in 没 asked with 吗."""
+    rx = re.escape(words).replace("，", "，?").replace("啥", "(?:啥|什么)").replace("咋", "(?:咋|怎么)")
+    return re.sub("没有?$", "(?:没有?|了?吗)", rx) if last else rx
+
+
 def _compile(
     p: Pattern, slots: dict[str, SlotSpec] | None = None, catalog: Catalog | None = None
 ) -> tuple[re.Pattern[str], dict[str, str]]:
@@ -120,21 +128,22 @@ def _compile(
             rx = _arg_rx(p, m.group("name"), catalog) or rx
         return f"(?P<{g}>{rx})"
 
-    def plain(text: str) -> str:
+    def plain(text: str, last: bool = False) -> str:
         out, pos = [], 0
         for m in SLOT_RE.finditer(text):
-            out += [re.escape(text[pos : m.start()]), slot(m)]
+            out += [_as_typed(text[pos : m.start()]), slot(m)]
             pos = m.end()
-        return "".join(out) + re.escape(text[pos:])
+        return "".join(out) + _as_typed(text[pos:], last)
 
     out: list[str] = []
     pos = 0
     text = p.text
     for m in ALT_RE.finditer(text):
         out.append(plain(text[pos : m.start()]))
-        out.append("(?:" + "|".join(plain(b) for b in m.group(1).split("|")) + ")")
+        at_end = m.end() == len(text)
+        out.append("(?:" + "|".join(plain(b, at_end) for b in m.group(1).split("|")) + ")")
         pos = m.end()
-    out.append(plain(text[pos:]))
+    out.append(plain(text[pos:], True))
     return re.compile("^" + "".join(out) + r"[。.!！?？]*$"), groups
 
 
