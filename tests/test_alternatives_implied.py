@@ -22,6 +22,8 @@ def test_the_words_of_a_request_imply_an_order_by_meaning_or_alias() -> None:
     # food, and the best of it a reading beside the default (train round J: a list by rating)
     assert implied_orders(poi, "sort_by", "附近有什么好吃的") == ["rating"]
     assert implied_orders(poi, "sort_by", "附近有什么吃的") == []
+    assert implied_orders(poi, "sort_by", "华强北附近的好吃的") == ["rating"]  # train round N
+    assert implied_orders(poi, "sort_by", "华强北附近不好吃的店") == []
     assert implied_orders(books, "keyword", "余华哪本值得看") == []  # no ordering argument
 
 

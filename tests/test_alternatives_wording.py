@@ -126,6 +126,10 @@ def test_a_name_with_the_generic_noun_the_request_says_after_it_is_the_same_thin
         "coupon_id": ["奥迪双钻8.8折券"]
     }
     assert find("奥迪双钻8.8折挺划算的，我要了", gold, ref=ref).alternatives[0].values == {}
+    # train round N: …8.8折的券 said, the model's 耳机8.8折券 names it as well
+    assert find("奥迪双钻8.8折的券挺划算的，我要了", gold, ref=ref).alternatives[0].values == {
+        "coupon_id": ["奥迪双钻8.8折的券", "奥迪双钻8.8折券"]
+    }
 
 
 def test_the_hour_a_forecast_of_today_starts_at_anyway_may_be_written_out() -> None:

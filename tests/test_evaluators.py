@@ -313,3 +313,28 @@ def test_a_stay_longer_than_one_order_takes_is_no_negative() -> None:
 
     v = anyio.run(go)
     assert not v.accepted and v.reason == "limit_splittable", (v.reason, v.evidence)
+
+
+def test_a_bare_month_and_a_monthly_salary_ground_what_they_mean() -> None:
+    """train round N: 7月在交通银行信用卡上花了多少 took the latest bill (the reading that ignored 7月
+    scored higher: 7月 grounded next July only), and 月薪15000 was read as a yearly income of 15000
+    (a literal number beat the twelve months the yearly argument means)."""
+    from plugineval.builder.pccf.evaluators import ArgumentEvaluator
+    from plugineval.schema import Call
+
+    ev, ref = ArgumentEvaluator(CAT), "2026-10-08T10:00:00+08:00"
+
+    def score(query: str, plugin: str, name: str, args: dict[str, Any]) -> float:
+        return ev.assess(query, ref, CAT.plugin(plugin), [Call(name=name, arguments=args)]).score
+
+    q = "7月在交通银行信用卡上花了多少"
+    month = score(q, "credit_card", "card_bill_query", {"bank": "bocom", "bill_month": "2026-07"})
+    assert month > score(q, "credit_card", "card_bill_query", {"bank": "bocom"})
+    assert month > score(q, "credit_card", "card_bill_query", {"bank": "bocom", "bill_month": "2025-07"})
+    q = "月薪15000一年交多少个税"
+    year = score(q, "income_tax", "income_tax_calc", {"annual_income": 180000})
+    assert year > score(q, "income_tax", "income_tax_calc", {"annual_income": 15000})
+    q = "年薪15000交多少个税"  # said per year: the number itself
+    assert score(q, "income_tax", "income_tax_calc", {"annual_income": 15000}) > score(
+        q, "income_tax", "income_tax_calc", {"annual_income": 180000}
+    )

@@ -56,10 +56,14 @@ class ArgAssessment:
         }
 
 
+_BARE_MONTH = re.compile(r"^([0-9]{1,2}|[一二三四五六七八九十]{1,2})月份?$")  # 7月: this year's or last
+
+
 def _mention_strings(t: Any) -> set[str]:
-    """What a time mention can ground; a year-less date ("8月31日") also its past occurrence."""
+    """What a time mention can ground; a year-less date ("8月31日") or month ("7月在…花了多少") also
+    its past occurrence."""
     out = _time_strings(t.value)
-    if "year_inference" in t.steps:
+    if "year_inference" in t.steps or (t.value.kind == "month" and _BARE_MONTH.match(t.text)):
         out |= {f"{int(s[:4]) - 1}{s[4:]}" for s in list(out) if s[:4].isdigit()}
     return out
 
@@ -100,8 +104,21 @@ _FACTORS: dict[str, tuple[float, ...]] = {
 }
 
 
+_MONTHLY = re.compile(r"(月薪|月收入|月工资|工资每月|每个?月|一个月)[^0-9一二三四五六七八九十两]{0,2}$")
+
+
+def _yearly(desc: str) -> bool:
+    """An amount per year (全年税前收入, 年收入), not per month."""
+    return bool(re.search("全年|年收入|年薪|每年", desc)) and "月" not in desc
+
+
 def _converted(query: str, v: float, desc: str, nums: list[Any]) -> bool:
-    """Is ``v`` a number of the query after a unit conversion the argument's description implies?"""
+    """Is ``v`` a number of the query after a unit conversion the argument's description implies?
+    A monthly amount (月薪15000) for a yearly argument is twelve of it."""
+    if _yearly(desc) and any(
+        _MONTHLY.search(query[max(0, n[1] - 4) : n[1]]) and abs(n[0] * 12 - v) < 1e-6 for n in nums
+    ):
+        return True
     if ("厘米" in desc or "cm" in desc) and (m := _HEIGHT.search(query)):
         d = [_CN_DIGIT.get(x, int(x) if x and x.isdigit() else 0) if x else 0 for x in m.groups()]
         if abs(d[0] * 100 + d[1] * 10 + d[2] - v) < 1e-6:
@@ -178,8 +195,18 @@ class ArgumentEvaluator:
         nums = [
             n for n in numbers_outside(query, [(t.start, t.end) for t in times]) if not (n[2] - n[1] >= 9)
         ]
+        monthly = {
+            n for n in nums if _MONTHLY.search(query[max(0, n[1] - 4) : n[1]])
+        }  # 月薪15000: 180000 a year
         used += sum(
-            1 for n in nums if any(abs(n[0] - x) < 1e-9 or abs(n[0] * 100 - x) < 1e-9 for x in numeric)
+            1
+            for n in nums
+            if any(
+                abs(n[0] - x) < 1e-9
+                or abs(n[0] * 100 - x) < 1e-9
+                or (n in monthly and abs(n[0] * 12 - x) < 1e-6)
+                for x in numeric
+            )
         )
         return used, len(times) + len(places) + len(nums)
 
@@ -220,6 +247,13 @@ class ArgumentEvaluator:
                             steps.add(hit_p.step)
                 if h is None and isinstance(v, int | float) and not isinstance(v, bool):
                     hit_n = next((n for n in nums if abs(n[0] - float(v)) < 1e-9), None)
+                    desc = str(sch.get("description", ""))
+                    if (
+                        hit_n is not None
+                        and _yearly(desc)
+                        and _MONTHLY.search(query[max(0, hit_n[1] - 4) : hit_n[1]])
+                    ):
+                        hit_n = None  # 月薪15000 is no yearly income of 15000 (×12 below)
                     if hit_n is not None:
                         h = "number"
                         if hit_n[3]:

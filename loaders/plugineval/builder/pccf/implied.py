@@ -34,11 +34,11 @@ _ORDERING = re.compile(r"^(sort|order)(_by)?$")
 _CATEGORY = re.compile(r"^(category|cuisine|genre)$")
 # what a request's words mean as an order (no alias needed) -> the enum values that order so
 IMPLIED_ORDERS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
-    (  # the best one (卖得最好的 is sales: 最好吃, 哪家好吃, 值得买; 有什么好吃的 asks for food, and a
-        # list by rating is a reading of it beside the default, train round J)
+    (  # the best one (卖得最好的 is sales: 最好吃, 哪家好吃, 值得买; 有什么好吃的 and 华强北附近的好吃的
+        # ask for food, and a list by rating is a reading of it beside the default, train rounds J, N)
         re.compile(
             r"值得一?(看|读|买|去|听|玩|入手|吃|住)|最好(吃|看|玩|听|用|住)|哪(家|个)最?好吃|口碑"
-            r"|有(什么|啥)好吃的|有(什么|啥)\w{0,2}推荐|推荐(一下|下|几)?(本|部|首|家|个|款)?"
+            r"|(?<!不)好吃的|有(什么|啥)\w{0,2}推荐|推荐(一下|下|几)?(本|部|首|家|个|款)?"
             r"|评价最?(好|高)|评分最?高|哪(家|本|个|部|首|款)最?(好|不错)"
         ),
         re.compile(r"^rating(_desc)?$"),
@@ -60,7 +60,7 @@ _SUPERLATIVE = re.compile(r"最|值得|口碑|排行|排名|第一|前\d|前[一
 # words that ask for the items an order puts first (有便宜的吗, 值得买的, 离我最近的): that order is
 # the request's own reading even where it lists other items than the gold's default order
 _PREFERENCE = re.compile(
-    r"便宜|实惠|省钱|价格最?低|低价|值得|口碑|评价最?(好|高)|评分最?高|最好(吃|看|玩|听|用|住)|有(什么|啥)好吃的|推荐"
+    r"便宜|实惠|省钱|价格最?低|低价|值得|口碑|评价最?(好|高)|评分最?高|最好(吃|看|玩|听|用|住)|(?<!不)好吃的|推荐"
     r"|最近的|离(我|这儿?|这里)最?近|就近|最新|新出|刚出|卖得最?(好|火|多)|销量|热销|最火"
 )
 

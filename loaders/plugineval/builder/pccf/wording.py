@@ -191,6 +191,8 @@ def _candidates(v: str, c: Call, query: str, places: list[str], arg: str = "") -
     out = [] if v in query else [s for s in places if (canonical_place(s) or s) != (canonical_place(v) or v)]
     out += affix_variants(v, query, c)
     out += [v + x for x in _SAID_SUFFIXES if v + x in query]  # 奥迪双钻8.8折券 for 奥迪双钻8.8折
+    # …8.8折的券 said: 耳机8.8折券 names it as well (the 的 is the sentence's, not the name's)
+    out += [v + x[1:] for x in _SAID_SUFFIXES if x.startswith("的") and v + x in query]
     if (spelt := road_spelling(arg, v)) is not None:  # 内环快速路 for 内环快速 (final sample 8)
         out.append(spelt)
     held = {x for k, x in c.arguments.items() if isinstance(x, str)}
@@ -223,8 +225,9 @@ async def _string(
             continue
         if s in extra:  # words apart: each said by the request
             reason = None if all(w in query for w in s.split()) else "not_in_request"
-        else:
-            reason = value_reason(tool, variant.arguments, arg, s, query)
+        else:  # a suffix said after 的 (…8.8折的券) grounds the name without it
+            said_as = v + "的" + s[len(v) :] if suffixed and s not in query else s
+            reason = value_reason(tool, variant.arguments, arg, said_as, query)
         if reason is None and finds_nothing(result, tool):
             reason = "empty_answer"
         if reason is None and drops_part(finder.catalog.tool, query, [c], [variant]):
