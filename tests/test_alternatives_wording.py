@@ -185,3 +185,21 @@ def test_an_amount_that_only_scales_the_converted_sum_is_free_where_the_rate_is_
     assert _find("500泰铢换多少人民币", REF, said).alternatives[0].free == []
     route = [Call(name="route_plan", arguments={"origin": "武汉站", "destination": "江汉路"})]
     assert _find("从武汉站到江汉路怎么走", REF, route).alternatives[0].free == []  # nothing declared
+
+
+def test_a_rate_asked_either_way_round_is_the_same_facts() -> None:
+    """train round N: 今天去银行换日元什么价 answered CNY→JPY failed against the gold's JPY→CNY; with no
+    amount the two answers state the same rate, inverse rate and bank quotes (``swaps_with``). Where
+    the request gives an amount, it is in the first currency and the order is the request's."""
+    rate = [
+        Call(
+            name="fx_convert", arguments={"from_currency": "JPY", "to_currency": "CNY", "date": "2026-03-18"}
+        )
+    ]
+    other = _find("今天去银行换日元什么价", REF, rate).alternative_calls
+    assert [a["calls"][0]["arguments"] for a in other] == [
+        {"from_currency": "CNY", "to_currency": "JPY", "date": "2026-03-18"}
+    ]
+    assert other[0]["alternatives"][0]["free"] == ["amount"]
+    said = [Call(name="fx_convert", arguments={"amount": 500, "from_currency": "JPY", "to_currency": "CNY"})]
+    assert _find("500日元换多少人民币", REF, said).alternative_calls == []

@@ -68,6 +68,10 @@ class ArgAnnotation(StrictModel):
     the gold leaves the argument out, the request asks for what it does not scale (泰铢什么价格: the
     rate), so the builder lets a prediction set it to any value once execution shows the rest of the
     answer unchanged. Builder knowledge, declared, never guessed."""
+    swaps_with: str | None = None
+    """The argument this one trades places with where the request asks a rate only (from_currency and
+    to_currency of 日元什么价): with no scaling amount given, either order of the pair answers with the
+    same facts, which the builder checks by execution. Builder knowledge, declared, never guessed."""
 
     @model_serializer(mode="wrap")
     def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -80,6 +84,8 @@ class ArgAnnotation(StrictModel):
             del out["unordered"]
         if not out.get("scales", 1):
             del out["scales"]
+        if out.get("swaps_with", 0) is None:
+            del out["swaps_with"]
         return out
 
 
@@ -117,6 +123,8 @@ class ToolSpec(StrictModel):
                 arg in p.get("required", []) or props[arg].get("type") not in ("number", "integer")
             ):
                 raise ValueError(f"argument {arg!r} declares the fields it scales but is no optional number")
+            if ann.swaps_with is not None and ann.swaps_with not in props:
+                raise ValueError(f"argument {arg!r} swaps with unknown argument {ann.swaps_with!r}")
             unknown = [f for f in ann.scales if f not in self.output.get("properties", {})]
             if unknown:
                 raise ValueError(f"argument {arg!r} scales output fields the tool does not have: {unknown}")

@@ -359,3 +359,55 @@ async def scaled(finder: AlternativeFinder, found: Found, i: int, c: Call, ref: 
                 alt.free.append(arg)
                 alt.free.sort()
                 found.accepted["free"] += 1
+
+
+def _facts(answer: Any, scaled: set[str]) -> list[str]:
+    """The answer's leaf values (the fields an amount scales left out), as a sorted multiset."""
+    out: list[str] = []
+
+    def walk(x: Any, key: str = "") -> None:
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k not in scaled:
+                    walk(v, k)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v, key)
+        else:
+            out.append(json.dumps(round(x, 6) if isinstance(x, float) else x, ensure_ascii=False))
+
+    walk(_strip(answer))
+    return sorted(out)
+
+
+async def reversed_pair(
+    finder: AlternativeFinder, found: Found, i: int, c: Call, ref: str, result: Any
+) -> None:
+    """A pair of arguments the catalog declares interchangeable for a rate (``swaps_with``: 日元什么价
+    as JPY→CNY or CNY→JPY), where the gold gives no amount to scale: the call with the pair swapped is
+    an ``alternative_calls`` list when its answer states the same facts (rate and inverse rate trade
+    places; the bank's quotes per 100 units stay), with the gold's own alternatives but for the pair."""
+    tool = finder.catalog.tool(c.name)
+    scaled = {f for a in tool.annotations.values() for f in a.scales}
+    if any(a.scales and k in c.arguments for k, a in tool.annotations.items()):
+        return  # 500日元换多少: the amount is in the first currency, the order is the request's
+    for arg, ann in tool.annotations.items():
+        other = ann.swaps_with
+        if other is None or arg not in c.arguments or other not in c.arguments or finds_nothing(result, tool):
+            continue
+        found.tried["reversed_pair"] += 1
+        variant = Call(
+            name=c.name, arguments={**c.arguments, arg: c.arguments[other], other: c.arguments[arg]}
+        )
+        answer = await finder._run(variant, ref)
+        if answer is not None and _facts(answer, scaled) == _facts(result, scaled):
+            own = found.alternatives[i].model_copy(deep=True)  # the gold's, but for the swapped pair
+            for entries in (own.values, own.extra):
+                entries.pop(arg, None)
+                entries.pop(other, None)
+            found.alternative_calls.append(
+                {"calls": [variant.model_dump()], "alternatives": [own.model_dump()]}
+            )
+            found.accepted["alternative_calls"] += 1
+        else:
+            found.reject("reversed_pair", "changes_the_answer")
