@@ -12,6 +12,8 @@ from test_alternatives import REF
 from test_alternatives import _find as find
 
 from plugineval.builder.pccf.wording import affix_variants, swapped
+from plugineval.builder.synth.grammar import load_grammars
+from plugineval.catalog import load_catalog
 from plugineval.schema import Call
 
 
@@ -203,3 +205,12 @@ def test_a_rate_asked_either_way_round_is_the_same_facts() -> None:
     assert other[0]["alternatives"][0]["free"] == ["amount"]
     said = [Call(name="fx_convert", arguments={"amount": 500, "from_currency": "JPY", "to_currency": "CNY"})]
     assert _find("500日元换多少人民币", REF, said).alternative_calls == []
+
+
+def test_a_ride_named_by_the_request_reads_the_sport_index() -> None:
+    """train round O: 明天桂林适合骑车吗 answered by the life index's sport index failed against the
+    daily forecast; 骑车 is a declared word for the sport index (and a cue of the life index)."""
+    tool = load_catalog().tool("life_index_query")
+    assert tool.annotations["indices"].aliases["骑车"] == "sport"
+    lures = {w for sc in load_grammars()["life_index"].scenarios.values() for w in sc.lures}
+    assert {"骑车", "跑步"} <= lures

@@ -112,6 +112,26 @@ def now_contradiction(query: str, reference_time: str) -> str | None:
     return None
 
 
+# a deadline a trip of today is asked against (中午前能到吗) and the hour it has passed from
+_DEADLINES = {"中午前": 12, "上午能到": 12, "上午到": 12, "天黑前": 17, "赶得上晚饭": 18, "赶得上下午": 13}
+_OTHER_DAY = re.compile(
+    r"明天|后天|明早|明晚|周[一二三四五六日天末]|星期|礼拜|[0-9一二三四五六七八九十]+\s*[号日]|下周|下个|月底|天后|过几天"
+)
+
+
+def deadline_passed(query: str, reference_time: str) -> str | None:
+    """厦门开车去福州中午前能到吗 asked at 13:01: a trip of today (no other day said) against a deadline
+    that has passed has one answer, whatever the tools say (train round O: the model said so and
+    the gold planned the route)."""
+    now = datetime.fromisoformat(reference_time)
+    if _OTHER_DAY.search(query):
+        return None
+    for phrase, hour in _DEADLINES.items():
+        if phrase in query and now.hour >= hour:
+            return f"{phrase} asked at {now:%H:%M} about today"
+    return None
+
+
 # "周日到六天后": six days after today, or after Sunday? A range whose second end counts days
 # (N天后) after a first end that is not today has two readings.
 _AMBIGUOUS_END = re.compile(
@@ -196,6 +216,7 @@ def contradiction(catalog: Catalog, query: str, reference_time: str, calls: list
         or weekday_contradiction(query, reference_time)
         or weekend_contradiction(query, reference_time)
         or now_contradiction(query, reference_time)
+        or deadline_passed(query, reference_time)
         or ambiguous_end(query)
         or ambiguous_shift(query)
         or ambiguous_airport(query, calls)

@@ -6,9 +6,9 @@ Chinese assistant) 3.4 % of requests carry a ``，``; a pattern written with one
 without it, so a rendered request drops its commas with ``DROP_COMMAS`` chance.
 
 The draw is seeded by the request's own text, not by the synthesizer's generator, so that every
-other draw of a build is the same with or without this step. A comma stays where its removal would
-run two figures or two Latin words together (500，300 / CA1234，MU5678), and a comma a slot's value
-says (its surface) is never touched.
+other draw of a build is the same with or without this step. A comma stays before a figure or a
+Latin word, where its removal would run a value into the words before it (500，300 / 吃药，6月26日),
+and a comma a slot's value says (its surface) is never touched.
 
 Register: patterns were written in a chattier register than people use with an assistant (啥 in 4.0 %
 of train requests, 1.5 % of real ones; a question ending in 没 2.3 %, real 0.1 %). With
@@ -74,7 +74,7 @@ def typed(pieces: list[tuple[str, bool]]) -> str:
                 own
                 and ch == "，"
                 and 0 < at < len(query) - 1
-                and not (_JOINS.match(query[at - 1]) and _JOINS.match(query[at + 1]))
+                and not _JOINS.match(query[at + 1])
             ):
                 continue
             out.append(ch)
