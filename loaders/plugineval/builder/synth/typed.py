@@ -70,12 +70,7 @@ def typed(pieces: list[tuple[str, bool]]) -> str:
     for text, own in pieces:
         for i, ch in enumerate(text):
             at = pos + i
-            if (
-                own
-                and ch == "，"
-                and 0 < at < len(query) - 1
-                and not _JOINS.match(query[at + 1])
-            ):
+            if own and ch == "，" and 0 < at < len(query) - 1 and not _JOINS.match(query[at + 1]):
                 continue
             out.append(ch)
         pos += len(text)
