@@ -107,6 +107,11 @@ _FACTORS: dict[str, tuple[float, ...]] = {
 _MONTHLY = re.compile(r"(月薪|月收入|月工资|工资每月|每个?月|一个月)[^0-9一二三四五六七八九十两]{0,2}$")
 
 
+def _monthly(query: str, n: Any) -> bool:
+    """Is the number ``n`` (a ``numbers_outside`` entry) said as a monthly amount (月薪15000)?"""
+    return bool(_MONTHLY.search(query[max(0, n[1] - 4) : n[1]]))
+
+
 def _yearly(desc: str) -> bool:
     """An amount per year (全年税前收入, 年收入), not per month."""
     return bool(re.search("全年|年收入|年薪|每年", desc)) and "月" not in desc
@@ -115,9 +120,7 @@ def _yearly(desc: str) -> bool:
 def _converted(query: str, v: float, desc: str, nums: list[Any]) -> bool:
     """Is ``v`` a number of the query after a unit conversion the argument's description implies?
     A monthly amount (月薪15000) for a yearly argument is twelve of it."""
-    if _yearly(desc) and any(
-        _MONTHLY.search(query[max(0, n[1] - 4) : n[1]]) and abs(n[0] * 12 - v) < 1e-6 for n in nums
-    ):
+    if _yearly(desc) and any(_monthly(query, n) and abs(n[0] * 12 - v) < 1e-6 for n in nums):
         return True
     if ("厘米" in desc or "cm" in desc) and (m := _HEIGHT.search(query)):
         d = [_CN_DIGIT.get(x, int(x) if x and x.isdigit() else 0) if x else 0 for x in m.groups()]
@@ -195,9 +198,7 @@ class ArgumentEvaluator:
         nums = [
             n for n in numbers_outside(query, [(t.start, t.end) for t in times]) if not (n[2] - n[1] >= 9)
         ]
-        monthly = {
-            n for n in nums if _MONTHLY.search(query[max(0, n[1] - 4) : n[1]])
-        }  # 月薪15000: 180000 a year
+        monthly = {n for n in nums if _monthly(query, n)}  # 月薪15000: 180000 a year
         used += sum(
             1
             for n in nums
@@ -248,11 +249,7 @@ class ArgumentEvaluator:
                 if h is None and isinstance(v, int | float) and not isinstance(v, bool):
                     hit_n = next((n for n in nums if abs(n[0] - float(v)) < 1e-9), None)
                     desc = str(sch.get("description", ""))
-                    if (
-                        hit_n is not None
-                        and _yearly(desc)
-                        and _MONTHLY.search(query[max(0, hit_n[1] - 4) : hit_n[1]])
-                    ):
+                    if hit_n is not None and _yearly(desc) and _monthly(query, hit_n):
                         hit_n = None  # 月薪15000 is no yearly income of 15000 (×12 below)
                     if hit_n is not None:
                         h = "number"
@@ -261,7 +258,7 @@ class ArgumentEvaluator:
                     elif any(tm.value.kind == "year" and str(tm.value.start)[:4] == str(v) for tm in times):
                         h = "time"
                     else:  # a conversion the description implies: 1米6 -> 160 (cm), 90斤 -> 45 (kg), 8万 …
-                        conv = _converted(query, float(v), str(sch.get("description", "")), nums)
+                        conv = _converted(query, float(v), desc, nums)
                         if conv:
                             h = "number"
                             steps.add("unit_conversion")

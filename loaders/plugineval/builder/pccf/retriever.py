@@ -21,6 +21,7 @@ from plugineval.normalize.calendar_expr import SURFACE_RX as CALENDAR_SURFACES
 
 from ..synth.grammar import ALT_RE, SLOT_RE, Pattern, PluginGrammar, SlotSpec
 from ..synth.slots import NICKNAMES
+from ..synth.typed import STANDARD_FOR
 from ..tools.domains._common import CITIES, FOREIGN_CITIES
 
 _NICK_INV = {v: k for k, v in NICKNAMES.items()}
@@ -107,7 +108,9 @@ def _as_typed(words: str, last: bool = False) -> str:
     """A pattern's own words as a regex that also matches them as the request was typed
     (``synth/typed.py``): the commas left out, the standard words (什么 for 啥, 怎么 for 咋), a
     question that ends in 没 asked with 吗."""
-    rx = re.escape(words).replace("，", "，?").replace("啥", "(?:啥|什么)").replace("咋", "(?:咋|怎么)")
+    rx = re.escape(words).replace("，", "，?")
+    for word, standard in STANDARD_FOR.items():
+        rx = rx.replace(word, f"(?:{word}|{standard})")
     return re.sub("没有?$", "(?:没有?|了?吗)", rx) if last else rx
 
 

@@ -25,14 +25,9 @@ import re
 DROP_COMMAS = 0.8
 STANDARD_WORDS = 0.65
 _JOINS = re.compile(r"[A-Za-z0-9]")
-_WORDS = (
-    (re.compile("为啥"), "为什么"),
-    (re.compile("啥时候"), "什么时候"),
-    (re.compile("啥"), "什么"),
-    (re.compile("咋样"), "怎么样"),
-    (re.compile("咋办"), "怎么办"),
-    (re.compile("咋"), "怎么"),
-)
+#: the colloquial word -> the standard one (为啥 → 为什么, 咋样 → 怎么样 follow); the template retriever
+#: reads either (``retriever._as_typed``)
+STANDARD_FOR = {"啥": "什么", "咋": "怎么"}
 _ENDS_HAS = re.compile(r"没有?$")  # 有比赛没 → 有比赛吗 (有 said before it)
 _ENDS_DONE = re.compile(r"了?没有?$")  # 下雨没 / 还清了没 → 下雨了吗 / 还清了吗
 
@@ -41,8 +36,8 @@ def _standard(pieces: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     out = []
     for text, own in pieces:
         if own:
-            for pat, word in _WORDS:
-                text = pat.sub(word, text)
+            for word, standard in STANDARD_FOR.items():
+                text = text.replace(word, standard)
         out.append((text, own))
     while out and not out[-1][0]:
         out.pop()
