@@ -48,10 +48,12 @@ def said_cost(p: Pattern) -> int:
 
 
 def said_weight(p: Pattern) -> float:
-    """How often a pattern is drawn among its scenario's: people give one or two values at once
-    (blind reviewers rate a request by how much it packs in: 订五张12月24号17:50…影城…店的《…》 reads
-    as a form), so each unit of ``said_cost`` beyond two divides the weight by three."""
-    return 3.0 ** -max(0, said_cost(p) - 2)
+    """How often a pattern is drawn among its scenario's: people most often give one value (广州的天气如何,
+    去南昌的火车), now and then two, seldom more (blind reviewers rate a request by how much it packs in:
+    订五张12月24号17:50…影城…店的《…》 reads as a form). The second value halves the weight and each
+    unit of ``said_cost`` beyond two divides it by three."""
+    cost = said_cost(p)
+    return 2.0 ** -min(1, max(0, cost - 1)) * 3.0 ** -max(0, cost - 2)
 
 
 def unit_weight(pats: list[Pattern]) -> float:
