@@ -75,15 +75,19 @@ def patterns_by_split(plugin: str, scenario: str, g: PluginGrammar) -> dict[str,
     # a family is a source pattern with the readings ``deepen`` derived from it; in the calendar
     # profile the source itself may be absent (it is a default pattern), its readings still go together
     sources = sorted({p.family or p.id for p in pats})
-    ranked = sorted(sources, key=lambda i: hashlib.sha256(f"{plugin}/{scenario}/{i}".encode()).hexdigest())
+    # multi-call sources alternate among themselves, so that test gets its share of a scenario's few
+    # pair patterns (北京和上海明天天气) whatever the hash order of the single-call ones
+    multi = {p.family or p.id for p in pats if len(p.calls) > 1}
     out: dict[str, list[Pattern]] = defaultdict(list)
     split_of: dict[str, str] = {}
-    for i, pid in enumerate(ranked):
-        split_of[pid] = split_of_pattern(i, len(ranked))
+    for group in ([s for s in sources if s not in multi], [s for s in sources if s in multi]):
+        ranked = sorted(group, key=lambda i: hashlib.sha256(f"{plugin}/{scenario}/{i}".encode()).hexdigest())
+        for i, pid in enumerate(ranked):
+            split_of[pid] = split_of_pattern(i, len(sources))
     for p in pats:  # authored order, each derived reading in its source's split
         out[split_of[p.family or p.id]].append(p)
     out["validation"] = list(out["test"])
-    if len(ranked) == 1:  # one pattern only: train shares it (reported as not disjoint)
+    if len(sources) == 1:  # one pattern only: train shares it (reported as not disjoint)
         out["train"] = list(out["test"])
     return dict(out)
 
@@ -193,7 +197,7 @@ def plan(
                     by_difficulty[pattern_difficulty(x, g)].append(x)
                 for d in sorted(by_difficulty):
                     pos_units[d].append((p.id, s.id, d))
-                    weights[(p.id, s.id, d)] = unit_weight(by_difficulty[d])
+                    weights[(p.id, s.id, d)] = unit_weight(by_difficulty[d], g.slots)
             elif pats:
                 neg_units[s.kind].append((p.id, s.id))
     budgets: dict[Unit, int] = {}
