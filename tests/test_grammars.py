@@ -297,6 +297,33 @@ def test_patterns_that_pack_in_more_values_are_drawn_less_often() -> None:
     assert said_weight(pat("查下煤气费，{city}，户号{acct}")) == 1 / 6
     assert said_weight(pat("下周五去{place}，娃要票吗")) == 1.0  # a question after the comma is no tail
     assert said_weight(pat("{city}和{city2}空气")) == 1 / 6 < said_weight(pat("{city}到{city2}"))
+    # a code people seldom type costs one more
+    from plugineval.builder.synth.grammar import SlotSpec
+
+    slots = {
+        "oid": SlotSpec(type="sql", sql="SELECT order_id FROM o", identifier=True),
+        "p": SlotSpec(type="phone"),
+    }
+    assert said_weight(pat("{oid}到哪了"), slots) == 1 / 2 == said_weight(pat("{oid}到哪了")) / 2
+    assert said_weight(pat("给{p}充话费"), slots) == 1 / 2
+
+
+def test_a_code_the_store_selects_is_an_identifier() -> None:
+    """A slot whose value is an order, tracking, flight, train or account number, a stock, fund or
+    typhoon code is declared ``identifier`` (drawn less often): the list cannot drift as slots are added."""
+    import re
+
+    code = re.compile(r"\b(order_id|tracking_no|flight_no|account_no|symbol|code|typhoon_id|train_no)\b")
+    missing = [
+        (pid, name)
+        for pid, g in GRAMMARS.items()
+        for name, spec in g.slots.items()
+        if spec.type == "sql"
+        and (sel := re.findall(r"SELECT\s+(?:DISTINCT\s+)?(.*?)\s+FROM", spec.sql or ""))
+        and code.search(sel[-1])
+        and not spec.identifier
+    ]
+    assert not missing, missing
 
 
 def test_the_evidence_check_flags_a_pattern_that_keeps_failing_and_passes_one_that_works() -> None:

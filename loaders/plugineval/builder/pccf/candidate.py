@@ -233,7 +233,7 @@ def draft(
     """One synthesized draft, every draw from ``rng``: a pattern of ``pats``, a reference time, the
     slots filled from the store (None when they cannot be)."""
     cfg, cat = ctx.cfg, ctx.catalog
-    pattern = rng.choices(pats, weights=[said_weight(p) for p in pats])[0]
+    pattern = rng.choices(pats, weights=[said_weight(p, ctx.grammars[plugin_id].slots) for p in pats])[0]
     ref = reference_time(rng, cfg.records.ref_start, cfg.records.ref_end)
     cand = instantiate(
         pattern,

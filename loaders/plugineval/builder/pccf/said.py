@@ -4,8 +4,9 @@ by how much it says at once (docs/authoring.md)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
-from ..synth.grammar import SLOT_RE, Pattern
+from ..synth.grammar import SLOT_RE, Pattern, SlotSpec
 
 __all__ = ["DATE_FORMS", "said_cost", "said_weight", "unit_weight"]
 
@@ -23,11 +24,13 @@ FEW_PATTERNS = 4  # a unit of fewer patterns repeats itself when it takes a larg
 FORM_ARGS = frozenset({"radius_m"})
 
 
-def said_cost(p: Pattern) -> int:
+def said_cost(p: Pattern, slots: Mapping[str, SlotSpec] | None = None) -> int:
     """How much a pattern's text packs in, counted the way blind reviewers read it: each distinct
     value said; two more for each day said by its calendar date; one more for values tacked on
     after a comma at the end (…的酒店，11月21日到11月25日 / …，南京，户号…); one more for two values
-    joined by 和 (深圳和长春空气); one more for each figure of ``FORM_ARGS`` said (1公里内)."""
+    joined by 和 (深圳和长春空气); one more for each figure of ``FORM_ARGS`` said (1公里内); one more
+    for each code said of the grammar's ``slots`` (``identifier``: 3986444380933033怎么还没发货,
+    blind raters' most named giveaway in train round 15)."""
     said = {m.group("name") for m in SLOT_RE.finditer(p.text)}
     dates = {m.group("name") for m in SLOT_RE.finditer(p.text) if m.group("form") in DATE_FORMS}
     cost = len(said) + DATE_COST * len(dates)
@@ -44,25 +47,27 @@ def said_cost(p: Pattern) -> int:
         for m in SLOT_RE.finditer(v)
     }
     cost += len(form & said)
+    if slots is not None:
+        cost += sum(1 for n in said if n in slots and (slots[n].identifier or slots[n].type == "phone"))
     return cost
 
 
-def said_weight(p: Pattern) -> float:
+def said_weight(p: Pattern, slots: Mapping[str, SlotSpec] | None = None) -> float:
     """How often a pattern is drawn among its scenario's: people most often give one value (广州的天气如何,
     去南昌的火车), now and then two, seldom more (blind reviewers rate a request by how much it packs in:
     订五张12月24号17:50…影城…店的《…》 reads as a form). The second value halves the weight and each
     unit of ``said_cost`` beyond two divides it by three."""
-    cost = said_cost(p)
+    cost = said_cost(p, slots)
     return 2.0 ** -min(1, max(0, cost - 1)) * 3.0 ** -max(0, cost - 2)
 
 
-def unit_weight(pats: list[Pattern]) -> float:
+def unit_weight(pats: list[Pattern], slots: Mapping[str, SlotSpec] | None = None) -> float:
     """The weight of a coverage unit among the units of its difficulty: the expected ``said_weight``
     of the pattern its draws pick (each drawn by its own weight). A unit whose patterns all pack a
     calendar date and three values in (an easy flight search) takes a smaller share of its tier than
     one people say in two words (红烧肉怎么做); a unit of fewer than ``FEW_PATTERNS`` patterns takes a
     smaller share still."""
-    ws = [said_weight(p) for p in pats]
+    ws = [said_weight(p, slots) for p in pats]
     if not ws:
         return 0.0
     # (三条"昨天X灰蒙蒙的，是雾霾吗" in one blind sample of sixty): its weight shrinks below FEW_PATTERNS

@@ -96,6 +96,10 @@ class SlotSpec(StrictModel):
     """time, datetime with form ``dur``: the start slot this one ends a duration after"""
     minutes: tuple[int, int] = (30, 180)
     """form ``dur``: the duration's range, in minutes (a multiple of 15)"""
+    identifier: bool = False
+    """the value is a code people seldom type (an order or tracking number, a flight number, a stock
+    or fund code, an account number, a card's tail): said, it costs one more (``said_cost``); a
+    ``phone`` slot is one always"""
 
     @model_validator(mode="after")
     def _check(self) -> SlotSpec:
