@@ -75,15 +75,20 @@ def patterns_by_split(plugin: str, scenario: str, g: PluginGrammar) -> dict[str,
     # a family is a source pattern with the readings ``deepen`` derived from it; in the calendar
     # profile the source itself may be absent (it is a default pattern), its readings still go together
     sources = sorted({p.family or p.id for p in pats})
-    # multi-call sources alternate among themselves, so that test gets its share of a scenario's few
-    # pair patterns (北京和上海明天天气) whatever the hash order of the single-call ones
+    # multi-call sources alternate among themselves, so that test and train each get their share of
+    # the few pair patterns (北京和上海明天天气) whatever the hash order of the single-call ones; a
+    # scenario's hash decides which of the two takes its odd one
     multi = {p.family or p.id for p in pats if len(p.calls) > 1}
+    first = hashlib.sha256(f"{plugin}/{scenario}/multi".encode()).digest()[0] % 2
     out: dict[str, list[Pattern]] = defaultdict(list)
     split_of: dict[str, str] = {}
-    for group in ([s for s in sources if s not in multi], [s for s in sources if s in multi]):
+    for start, group in (
+        (0, [s for s in sources if s not in multi]),
+        (first, [s for s in sources if s in multi]),
+    ):
         ranked = sorted(group, key=lambda i: hashlib.sha256(f"{plugin}/{scenario}/{i}".encode()).hexdigest())
         for i, pid in enumerate(ranked):
-            split_of[pid] = split_of_pattern(i, len(sources))
+            split_of[pid] = split_of_pattern(start + i, len(sources))
     for p in pats:  # authored order, each derived reading in its source's split
         out[split_of[p.family or p.id]].append(p)
     out["validation"] = list(out["test"])
