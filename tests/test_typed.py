@@ -16,9 +16,11 @@ from plugineval.builder.synth.typed import typed
 def no_marks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(typed_mod, "QUESTION_MARK", 0.0)
     monkeypatch.setattr(typed_mod, "FULL_STOP", 0.0)
+    monkeypatch.setattr(typed_mod, "SLIP", 0.0)
 
 
-def test_most_requests_lose_their_commas_and_the_draw_is_the_texts_own() -> None:
+def test_most_requests_lose_their_commas_and_the_draw_is_the_texts_own(monkeypatch) -> None:
+    monkeypatch.setattr(typed_mod, "SLIP", 0.0)
     texts = [f"明天去城市{i}，要带伞吗" for i in range(400)]
     out = [typed([(t, True)]) for t in texts]
     dropped = sum("，" not in o for o in out) / len(out)
@@ -82,3 +84,21 @@ def test_a_request_ends_with_a_mark_as_often_as_real_ones_do() -> None:
     assert abs(q - typed_mod.QUESTION_MARK) < 0.06 and abs(a - typed_mod.FULL_STOP) < 0.06
     assert not any(t.endswith("。") for t in questions) and not any(t.endswith("？") for t in asks)
     assert all(typed([(f"台风{2200 + i}", True)]).endswith(str(2200 + i)) for i in range(200))
+
+
+def test_now_and_then_a_request_carries_a_slip_in_its_own_words_never_in_a_value(
+    monkeypatch, no_marks
+) -> None:
+    monkeypatch.setattr(typed_mod, "SLIP", 1.0)  # after the fixture's 0
+    monkeypatch.setattr(typed_mod, "DROP_COMMAS", 0.0)
+    monkeypatch.setattr(typed_mod, "STANDARD_WORDS", 0.0)
+    assert typed([("帮我查询", True), ("G1234", False), ("的余票", True)]) == "帮我查寻G1234的余票"
+    assert typed([("放一首歌再来一首", True)]) == "放一首歌在来一首"
+    assert typed([("招行", False), ("账单出了吗", True)]) == "招行帐单出了吗"
+    assert typed([("明天", True), ("北京", False), ("下雨吗", True)]) == "明天北京下雨嘛"
+    # a value keeps its words, and a request without a slip's word stays as it is
+    assert typed([("搜下", True), ("查询系统吗", False)]) == "搜下查询系统吗"
+    assert typed([("北京天气", True)]) == "北京天气"
+    monkeypatch.setattr(typed_mod, "SLIP", 0.05)
+    out = [typed([(f"城市{i}的账单", True)]) for i in range(1000)]
+    assert 0.02 < sum("帐" in o for o in out) / len(out) < 0.09

@@ -19,7 +19,12 @@ and only in the pattern's own words.
 End marks: a request typed or dictated to an assistant often ends with a mark (the speech recognizer
 adds one): in the real reference a question ends with ``？`` a quarter of the time (``QUESTION_MARK``)
 and other requests with ``。`` (``FULL_STOP``); 0.2 % of train requests of 1.6.7 did. A request that
-ends in a value's own mark or a Latin letter or figure (台风2221, 查下CA1234) is left as it is."""
+ends in a value's own mark or a Latin letter or figure (台风2221, 查下CA1234) is left as it is.
+
+Slips: now and then a request carries the slip of a typist or a speech recognizer (查寻 for 查询, 在来一首
+for 再来一首, 帐单 for 账单, a closing 嘛 for 吗), as real requests do; with ``SLIP`` chance one of
+``SLIPS`` is made in the pattern's own words, never in a slot's value, so that every value the
+request gives is still said as the store knows it."""
 
 from __future__ import annotations
 
@@ -33,7 +38,15 @@ QUESTION_MARK = 0.25
 FULL_STOP = 0.23
 #: a question as the real reference's questions are told apart: a question word or particle
 QUESTION = re.compile(
-    r"[吗呢么吧][。？?！!]?$|什么|多少|几|怎么|哪|谁|啥|咋|是否|有没有|能不能|是不是|如何|要不要|[^一-龥]?不[一-龥]?$"
+    r"[吗呢么吧嘛][。？?！!]?$|什么|多少|几|怎么|哪|谁|啥|咋|是否|有没有|能不能|是不是|如何|要不要|[^一-龥]?不[一-龥]?$"
+)
+SLIP = 0.05
+#: a slip people make -> what they meant to write (a pattern's own words only)
+SLIPS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile("查询"), "查寻"),
+    (re.compile("再(?=[来看查放订买])"), "在"),
+    (re.compile("账"), "帐"),
+    (re.compile("吗$"), "嘛"),
 )
 _MARKED_END = re.compile(r"[。？?！!.…，,、A-Za-z0-9》」”)）]$")
 _JOINS = re.compile(r"[A-Za-z0-9]")
@@ -67,8 +80,12 @@ def typed(pieces: list[tuple[str, bool]]) -> str:
     query = "".join(t for t, _ in pieces)
     rng = random.Random(int.from_bytes(hashlib.sha256(query.encode("utf-8")).digest()[:8], "big"))
     drop, standard, mark = rng.random() < DROP_COMMAS, rng.random() < STANDARD_WORDS, rng.random()
+    slip = rng.random() < SLIP
     if standard:
         pieces = _standard(pieces)
+        query = "".join(t for t, _ in pieces)
+    if slip:
+        pieces = _slipped(pieces)
         query = "".join(t for t, _ in pieces)
     if drop and "，" in query:
         query = _dropped(pieces, query)
@@ -79,6 +96,17 @@ def typed(pieces: list[tuple[str, bool]]) -> str:
         elif mark < FULL_STOP:
             query += "。"
     return query
+
+
+def _slipped(pieces: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """``pieces`` with the first slip of ``SLIPS`` that the pattern's own words allow (a closing 吗
+    only at the request's end)."""
+    last = max((i for i, (t, _) in enumerate(pieces) if t), default=-1)
+    for pattern, slip in SLIPS:
+        for i, (text, own) in enumerate(pieces):
+            if own and pattern.search(text) and (pattern.pattern[-1] != "$" or i == last):
+                return [*pieces[:i], (pattern.sub(slip, text, count=1), True), *pieces[i + 1 :]]
+    return pieces
 
 
 def _dropped(pieces: list[tuple[str, bool]], query: str) -> str:
