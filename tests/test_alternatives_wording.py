@@ -177,6 +177,18 @@ def test_the_kinds_a_request_names_may_cut_a_whole_list_to_them() -> None:
     assert "indices" not in _find("明天丽江的生活指数", REF, gold).alternatives[0].extra
 
 
+def test_a_list_the_gold_gives_may_take_the_other_kinds_the_request_names() -> None:
+    """train round P: 明天乌鲁木齐户外跑步晒不晒 with ``indices: [uv]`` failed a model that also asked
+    for the sport index, which 跑步 names; the gold's answer is a part of the wider one. A kind the
+    request does not name is no alternative."""
+    gold = [
+        Call(name="life_index_query", arguments={"city": "乌鲁木齐", "date": "2026-03-19", "indices": ["uv"]})
+    ]
+    values = _find("明天乌鲁木齐户外跑步晒不晒", REF, gold).alternatives[0].values
+    assert values.get("indices") == [["sport", "uv"]]
+    assert "indices" not in _find("明天乌鲁木齐晒不晒", REF, gold).alternatives[0].values
+
+
 def test_an_amount_that_only_scales_the_converted_sum_is_free_where_the_rate_is_asked() -> None:
     """final sample 8: 今天去银行买泰铢什么价格 with ``amount: 100`` failed the judge; the rate and the
     bank's quotes (per 100 units) are the same for any amount, only the converted sum (declared

@@ -306,15 +306,20 @@ async def named_part(
 ) -> None:
     """An optional list of kinds the gold leaves out (the life index's ``indices``: every index),
     set to the kinds the request names by their declared words (穿毛衣热不热 → ``[dressing]``): the
-    answer is the gold's, cut to those kinds — a part of it, and not empty."""
+    answer is the gold's, cut to those kinds — a part of it, and not empty. A list the gold gives
+    may take the other kinds the request names beside it (户外跑步晒不晒: ``[uv]`` and, for 跑步,
+    ``[sport, uv]``), where the gold's answer is a part of the wider one."""
     tool = finder.catalog.tool(c.name)
     for arg, sch in tool.properties.items():
         items = sch.get("items", {}) if sch.get("type") == "array" else {}
         ann = tool.annotations.get(arg)
-        if arg in c.arguments or "enum" not in items or ann is None:
+        if "enum" not in items or ann is None:
             continue
         named = sorted({v for s, v in ann.aliases.items() if s in query and v in items["enum"]})
         if not named:
+            continue
+        if arg in c.arguments:
+            await _named_whole(finder, found, i, c, arg, named, ref, result)
             continue
         found.tried["named_part"] += 1
         variant = Call(name=c.name, arguments={**c.arguments, arg: named})
@@ -325,6 +330,28 @@ async def named_part(
         v, g = _strip(narrow), _strip(result)
         if v != g and sub_answer(v, g):
             found.add(i, "extra", arg, named)
+
+
+async def _named_whole(
+    finder: AlternativeFinder,
+    found: Found,
+    i: int,
+    c: Call,
+    arg: str,
+    named: list[str],
+    ref: str,
+    result: Any,
+) -> None:
+    gold = c.arguments[arg]
+    if not isinstance(gold, list) or not set(named) - set(gold):
+        return
+    wide = sorted(set(gold) | set(named))
+    found.tried["named_part"] += 1
+    answer = await finder._run(Call(name=c.name, arguments={**c.arguments, arg: wide}), ref)
+    if answer is None or not result or not sub_answer(_strip(result), _strip(answer)):
+        found.reject("named_part", "not_a_part")
+        return
+    found.add(i, "values", arg, wide)
 
 
 SCALE_PROBES = (7, 100, 2500)  # amounts that tell a field the argument scales from one it does not
