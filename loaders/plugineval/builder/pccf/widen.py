@@ -338,7 +338,7 @@ async def _named_whole(
     i: int,
     c: Call,
     arg: str,
-    named: list[str],
+    named: list[Any],
     ref: str,
     result: Any,
 ) -> None:
