@@ -189,6 +189,15 @@ def test_a_list_the_gold_gives_may_take_the_other_kinds_the_request_names() -> N
     assert "indices" not in _find("明天乌鲁木齐晒不晒", REF, gold).alternatives[0].values
 
 
+def test_a_request_that_names_no_day_asks_about_today_and_one_day_of_forecast_serves_it() -> None:
+    """final sample 10: 无锡最高几度 with ``days: 1`` (beside today's date) failed against the gold's
+    default of three days; a request that names no time asks about today. One that names a span
+    (这几天) or a day of its own keeps the gold's window."""
+    gold = [Call(name="weather_daily_forecast", arguments={"city": "无锡"})]
+    assert _find("无锡最高几度", REF, gold).alternatives[0].extra.get("days") == [1]
+    assert "days" not in _find("无锡这几天天气", REF, gold).alternatives[0].extra
+
+
 def test_an_amount_that_only_scales_the_converted_sum_is_free_where_the_rate_is_asked() -> None:
     """final sample 8: 今天去银行买泰铢什么价格 with ``amount: 100`` failed the judge; the rate and the
     bank's quotes (per 100 units) are the same for any amount, only the converted sum (declared

@@ -247,7 +247,7 @@ class AlternativeFinder:
             await wording(self, found, i, c, query, ref, answer, results[i])
             await stated_id(self, found, i, c, ref, answer, results[i])
             await implied(self, found, gold, i, query, ref, results[i])
-            await narrowed(self, found, i, c, ref, results[i])
+            await narrowed(self, found, i, c, query, ref, results[i])
             await named_part(self, found, i, c, query, ref, results[i])
             await scaled(self, found, i, c, ref, results[i])
             await narrowed_start(self, found, i, c, query, ref, results[i])

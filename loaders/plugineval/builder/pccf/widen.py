@@ -195,10 +195,18 @@ async def one_day_end(finder: AlternativeFinder, found: Found, i: int, c: Call, 
                 found.add(i, "extra", end, later)
 
 
-async def narrowed(finder: AlternativeFinder, found: Found, i: int, c: Call, ref: str, result: Any) -> None:
+#: words that ask about more than one day though they name none (这几天, 未来, 七天内)
+_SPAN = re.compile(r"几天|最近|未来|近期|天内|一周|这周|周末|以后|之后|每天|哪天")
+
+
+async def narrowed(
+    finder: AlternativeFinder, found: Found, i: int, c: Call, query: str, ref: str, result: Any
+) -> None:
     """``days: 1`` for a forecast of the one day the gold asks for (its default is longer): the
     answer is the gold's, cut to that day — every list a part of the gold's list, the asked day
-    in it, nothing else changed."""
+    in it, nothing else changed. A gold without a day, for a request that names no time and no
+    span (无锡最高几度, 乌鲁木齐是晴天吗), asks about today (final sample 10: ``days: 1`` with today's
+    date failed twice)."""
     tool = finder.catalog.tool(c.name)
     sch = tool.properties.get("days", {})
     default = sch.get("default")
@@ -209,6 +217,8 @@ async def narrowed(finder: AlternativeFinder, found: Found, i: int, c: Call, ref
         for k, v in c.arguments.items()
         if (a := tool.annotations.get(k)) is not None and a.time_valued and isinstance(v, str)
     }
+    if not days and not find_times(query, ref) and not _SPAN.search(query):
+        days = {ref[:10]}
     if len(days) != 1:
         return
     found.tried["narrowed"] += 1
