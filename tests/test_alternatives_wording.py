@@ -187,6 +187,10 @@ def test_a_list_the_gold_gives_may_take_the_other_kinds_the_request_names() -> N
     values = _find("明天乌鲁木齐户外跑步晒不晒", REF, gold).alternatives[0].values
     assert values.get("indices") == [["sport", "uv"]]
     assert "indices" not in _find("明天乌鲁木齐晒不晒", REF, gold).alternatives[0].values
+    # train round R: 踢球 names the sport index too
+    assert _find("明天乌鲁木齐踢球要涂防晒吗", REF, gold).alternatives[0].values.get("indices") == [
+        ["sport", "uv"]
+    ]
 
 
 def test_a_request_that_names_no_day_asks_about_today_and_one_day_of_forecast_serves_it() -> None:
