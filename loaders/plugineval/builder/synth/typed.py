@@ -36,9 +36,10 @@ DROP_COMMAS = 0.8
 STANDARD_WORDS = 0.65
 QUESTION_MARK = 0.25
 FULL_STOP = 0.23
-#: a question as the real reference's questions are told apart: a question word or particle
+#: a question as the real reference's questions are told apart: a question word or particle (read
+#: only on a request that ends without a mark, ``_MARKED_END``)
 QUESTION = re.compile(
-    r"[吗呢么吧嘛][。？?！!]?$|什么|多少|几|怎么|哪|谁|啥|咋|是否|有没有|能不能|是不是|如何|要不要|[^一-龥]?不[一-龥]?$"
+    r"[吗呢么吧嘛]$|什么|多少|几|怎么|哪|谁|啥|咋|是否|有没有|能不能|是不是|如何|要不要|[^一-龥]?不[一-龥]?$"
 )
 SLIP = 0.05
 #: a slip people make -> what they meant to write (a pattern's own words only)
