@@ -338,3 +338,13 @@ def test_a_bare_month_and_a_monthly_salary_ground_what_they_mean() -> None:
     assert score(q, "income_tax", "income_tax_calc", {"annual_income": 15000}) > score(
         q, "income_tax", "income_tax_calc", {"annual_income": 180000}
     )
+
+
+def test_a_name_said_without_the_stores_space_is_echoed() -> None:
+    """索尼MaxZ3降噪耳机 said as people type it comes back as 索尼MaxZ3 降噪耳机: spacing is no part of
+    a name (without this, every product request said without the space scored 0.5 on its output and
+    no request of the price history's trend scenario passed Stage I)."""
+    ev = ResultEvaluator(CAT)
+    call = Call(name="price_history_query", arguments={"product": "索尼MaxZ3降噪耳机"})
+    assert ev.assess([call], [_ok({"product": {"name": "索尼MaxZ3 降噪耳机"}})])[0] == 1.0
+    assert ev.assess([call], [_ok({"product": {"name": "索尼MaxZ5 降噪耳机"}})])[0] < 1.0

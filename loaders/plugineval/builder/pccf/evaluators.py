@@ -433,7 +433,14 @@ class ResultEvaluator:
                 for k, v in c.arguments.items()
                 if isinstance(v, str) and 1 < len(v) <= 30 and (entity is None or k in entity)
             ]
-            echoed = [v for v in wanted if v in text or (canonical_place(v) or "\0") in text]
+            # spacing is no part of a name: a product said without the store's space (索尼MaxZ3降噪耳机)
+            # is echoed by 索尼MaxZ3 降噪耳机
+            bare = "".join(text.split())
+            echoed = [
+                v
+                for v in wanted
+                if v in text or "".join(v.split()) in bare or (canonical_place(v) or "\0") in text
+            ]
             s = 1.0 if not wanted else 0.5 + 0.5 * len(echoed) / len(wanted)
             if self._found_nothing(c.name, o.result or {}):
                 s = min(s, 0.7)
