@@ -178,6 +178,14 @@ def test_an_exemplar_aligns_with_its_request_as_typed() -> None:
     assert re.fullmatch(_as_typed("播啥", True), "播什么")
     assert re.fullmatch(_as_typed("下雨没", True), "下雨了吗")
     assert not re.fullmatch(_as_typed("下雨没", False), "下雨了吗")  # only a question's end
+    # the slips ``typed`` makes in a pattern's own words (never in a value)
+    assert re.fullmatch(_as_typed("查询", False), "查寻")
+    assert re.fullmatch(_as_typed("信用卡账单", False), "信用卡帐单")
+    assert re.fullmatch(_as_typed("再来一首", False), "在来一首")
+    assert not re.fullmatch(_as_typed("再见", False), "在见")  # 再 slips only before 来看查放订买
+    assert re.fullmatch(_as_typed("会下雨吗", True), "会下雨嘛")
+    assert re.fullmatch(_as_typed("下雨没", True), "下雨了嘛")
+    assert not re.fullmatch(_as_typed("会下雨吗", False), "会下雨嘛")  # only at the request's end
     g = load_grammars()["movie_tickets"]
     pat = next(
         p for sc in g.scenarios.values() for p in sc.patterns if p.text.endswith("《{bmv}》，{brow}排{bc1}座")

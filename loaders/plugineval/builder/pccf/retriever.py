@@ -21,7 +21,7 @@ from plugineval.normalize.calendar_expr import SURFACE_RX as CALENDAR_SURFACES
 
 from ..synth.grammar import ALT_RE, SLOT_RE, Pattern, PluginGrammar, SlotSpec
 from ..synth.slots import NICKNAMES
-from ..synth.typed import STANDARD_FOR
+from ..synth.typed import SLIPS, STANDARD_FOR
 from ..tools.domains._common import CITIES, FOREIGN_CITIES
 
 _NICK_INV = {v: k for k, v in NICKNAMES.items()}
@@ -107,11 +107,18 @@ def _arg_rx(p: Pattern, slot: str, catalog: Catalog | None) -> str | None:
 def _as_typed(words: str, last: bool = False) -> str:
     """A pattern's own words as a regex that also matches them as the request was typed
     (``synth/typed.py``): the commas left out, the standard words (什么 for 啥, 怎么 for 咋), a
-    question that ends in 没 asked with 吗."""
+    question that ends in 没 asked with 吗, and the slips made in a pattern's own words (查寻, 帐,
+    在来一首; a closing 嘛 only at a question's end)."""
     rx = re.escape(words).replace("，", "，?")
     for word, standard in STANDARD_FOR.items():
         rx = rx.replace(word, f"(?:{word}|{standard})")
-    return re.sub("没有?$", "(?:没有?|了?吗)", rx) if last else rx
+    for slip_rx, slip in SLIPS:
+        if not slip_rx.pattern.endswith("$"):
+            rx = slip_rx.sub(f"(?:\\g<0>|{slip})", rx)
+    if not last:
+        return rx
+    rx = re.sub("没有?$", "(?:没有?|了?吗)", rx)
+    return re.sub(r"吗(\)?)$", r"(?:吗|嘛)\1", rx)
 
 
 def _compile(
