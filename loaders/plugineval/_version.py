@@ -28,7 +28,7 @@ SCHEMA_VERSION = "1.0"
 # 1.3.1: the store's names follow the real world (restaurants are real chains: 海底捞火锅, 喜茶万象城店):
 #   the gazetteer of names with and without a generic suffix (data/entities.json) is regenerated from them
 # 1.3.2: airports by their official names (洛阳北郊机场 = 洛阳机场) and landmarks by their full names or with their city in front (成都远洋太古里 = 太古里, 上海外滩 = 外滩)
-JUDGE_VERSION = "1.3.3"
+JUDGE_VERSION = "1.3.4"
 # scorer 1.1.0: a positive's entry carries its counted inference steps (`steps`), and the metrics are
 #   broken down by step (`by.steps`: recall per calendar_fact, date_arithmetic, timezone_conversion …)
 SCORER_VERSION = "1.1.0"
