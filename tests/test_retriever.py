@@ -140,7 +140,7 @@ def test_a_road_before_a_past_time_is_the_road_alone() -> None:
 
 
 def test_a_year_only_the_call_has_is_the_year_said() -> None:
-    assert _fill("typhoon_tracker", "去年的台风") == [{"year": 2025}]
+    assert _fill("typhoon_tracker", "去年有哪些台风") == [{"year": 2025}]
     assert _fill("typhoon_tracker", "前年来了几个台风") == [{"year": 2024}]
 
 
