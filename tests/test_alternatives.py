@@ -338,6 +338,10 @@ def test_a_destination_followed_by_how_to_go_ends_before_it() -> None:
     st = find_structure("请问一下，从宽窄巷子坐地铁到天府广场该怎么坐？不想开车")
     assert (st.origin, st.dest) == ("宽窄巷子", "天府广场")  # not 天府广场该
     assert find_structure("从国贸到三里屯应该坐几号线").dest == "三里屯"
+    # train round S: 朝天门坐地铁去观音桥几点能到 read 观音桥几点能 as the station, so the metro reading
+    # the model made was never found as an alternative
+    assert find_structure("朝天门坐地铁去观音桥几点能到").dest == "观音桥"
+    assert find_structure("西单到五道口多长时间").dest == "五道口"
 
 
 def test_pairwise_checks_of_one_tool_may_be_one_call_over_the_united_list() -> None:
