@@ -101,7 +101,7 @@ def test_past_relative_dates_align() -> None:
 def test_a_slot_only_the_call_has_is_read_from_the_requests_time() -> None:
     # 今晚 / 昨晚 said as the exemplar's own words: the one day the request says (today is the tool's
     # default, 不填则为今天: the exemplar's call leaves it out)
-    assert _fill("tv_guide", "今晚闲着，湖南卫视有啥可看的") == [{"channel": "hunan_tv"}]
+    assert _fill("tv_guide", "今晚湖南卫视有啥可看的") == [{"channel": "hunan_tv"}]
     assert _fill("tv_guide", "昨晚湖南卫视放的是啥节目") == [{"channel": "hunan_tv", "date": "2026-03-17"}]
     # 这周末 for a from/to pair
     assert _fill("show_tickets", "这周末上海有什么演出") == [
