@@ -239,3 +239,20 @@ def test_a_ride_named_by_the_request_reads_the_sport_index() -> None:
     assert tool.annotations["indices"].aliases["骑车"] == "sport"
     lures = {w for sc in load_grammars()["life_index"].scenarios.values() for w in sc.lures}
     assert {"骑车", "跑步"} <= lures
+
+
+def test_a_span_from_now_asked_in_the_evening_may_start_tomorrow() -> None:
+    """train round T: 上海接下来一周哪天能晒被子 at 18:08, the week from tomorrow (``date`` tomorrow,
+    ``days: 7``) failed against the gold's week from today. In the evening a span from now starts
+    tomorrow as well; in the morning, or where the request names its own day, it stays the gold's."""
+    gold = [Call(name="weather_daily_forecast", arguments={"city": "上海", "days": 7})]
+    evening = "2026-09-07T18:08:00+08:00"
+    q = "上海接下来一周哪天能晒被子"
+    assert _find(q, evening, gold).alternatives[0].extra.get("date") == ["2026-09-07", "2026-09-08"]
+    assert "2026-09-08" not in _find(q, "2026-09-07T09:08:00+08:00", gold).alternatives[0].extra.get(
+        "date", []
+    )
+    said = [Call(name="weather_daily_forecast", arguments={"city": "上海", "date": "2026-09-09", "days": 7})]
+    assert "2026-09-08" not in _find("上海后天开始接下来一周的天气", evening, said).alternatives[0].extra.get(
+        "date", []
+    )

@@ -209,6 +209,10 @@ def test_a_landmark_of_one_city_implies_the_city() -> None:
     # a name several cities have, or a centre every city has, leaves the city unread
     assert fill("poi_search_nearby", "万象城附近的咖啡馆")[0] is None
     assert fill("poi_search_nearby", "人民广场附近的咖啡馆")[0] is None
+    # a name many cities give a place, though the store has it in one (深圳's 东门, 科技园: train round T)
+    assert fill("poi_search_nearby", "东门附近的咖啡馆")[0] is None
+    route, steps = fill("route_plan", "从科技园开车到东门多远")
+    assert (route or {}).get("city") is None and "implicit_entity" not in steps
     # a city said is the city: the landmark adds nothing
     args, steps = fill("poi_search_nearby", "上海三里屯附近的咖啡馆")
     assert args is not None and args["city"] == "上海" and "implicit_entity" not in steps

@@ -57,6 +57,7 @@ from .labels import own_words
 from .merge import merged, spanned, united
 from .stated import stated_id
 from .widen import (
+    evening_start,
     keyword_for_category,
     named_part,
     narrowed,
@@ -248,6 +249,7 @@ class AlternativeFinder:
             await stated_id(self, found, i, c, ref, answer, results[i])
             await implied(self, found, gold, i, query, ref, results[i])
             await narrowed(self, found, i, c, query, ref, results[i])
+            await evening_start(self, found, i, c, query, ref, results[i])
             await named_part(self, found, i, c, query, ref, results[i])
             await scaled(self, found, i, c, ref, results[i])
             await narrowed_start(self, found, i, c, query, ref, results[i])

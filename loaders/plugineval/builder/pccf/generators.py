@@ -204,7 +204,9 @@ _SPOT_SUFFIX = re.compile(r"(?:公园|博物院|风景区|景区|旅游区)$")
 # what a name is when nothing of its own is left (北京动物园 without 北京 is any 动物园)
 _GENERIC = re.compile(
     r"^(?:[东南西北中]?(?:动物园|植物园|海洋馆|科技馆|博物馆|欢乐谷|古镇|古寺|湿地公园|森林公园|遗址公园|风景区|公园"
-    r"|广场|站|机场|大学|步行街)|人民广场|中心广场|市中心|市区|市政府)$"
+    r"|广场|站|机场|大学|步行街)|人民广场|中心广场|市中心|市区|市政府"
+    # names many cities give a place (深圳's 东门 and 科技园 are no proof of 深圳: train round T)
+    r"|[东西南北]门|科技园|市民中心|钟楼|鼓楼|东湖|世界之窗|新街口|北京路|世纪公园)$"
 )
 
 

@@ -4,6 +4,7 @@
   largest the tool takes where the request asks for all (都找出来, 全部列出来); a range's end at the
   tool's longest span where the user gave none (11月30号以后) — each when the wider answer holds the
   gold's whole;
+- ``evening_start``: a span from now (接下来一周) asked in the evening, started tomorrow;
 - ``narrowed``: ``days: 1`` for a forecast of the one day asked, when the answer is the gold's cut to
   that day; a window's end (``date_to``) on the one day the request names where the gold leaves the
   tool's default window after it (西甲奥萨苏纳昨天赢了吗: ``date_to`` yesterday) — grounded by the request
@@ -228,6 +229,40 @@ async def narrowed(
     v, g = _strip(narrow), _strip(result)
     if v != g and sub_answer(v, g) and days.pop() in json.dumps(v, ensure_ascii=False):
         found.add(i, "extra", "days", 1)
+
+
+#: words that start a span at now (接下来一周, 未来三天, 这几天): said in the evening, the span starts tomorrow
+_FROM_NOW = re.compile(r"接下来|未来|这几天|往后|最近几天|近几天")
+EVENING_HOUR = 18
+
+
+async def evening_start(
+    finder: AlternativeFinder, found: Found, i: int, c: Call, query: str, ref: str, result: Any
+) -> None:
+    """A span from now (接下来一周哪天能晒被子) asked in the evening starts tomorrow as well as today: the
+    forecast's start (``date``, today by default) on tomorrow, with the gold's ``days`` — a careful
+    reader of 上海接下来一周 at 18:08 counts the week from tomorrow (train round T). Only where the
+    request names no day of its own and the tool takes the later start."""
+    tool = finder.catalog.tool(c.name)
+    if "days" not in tool.properties or "date" not in tool.properties or not result:
+        return
+    if int(ref[11:13]) < EVENING_HOUR or not _FROM_NOW.search(query):
+        return
+    today = ref[:10]
+    for t in find_times(
+        query, ref
+    ):  # only the span from now itself (接下来一周), no day of the request's own
+        start = t.value.start.date() if isinstance(t.value.start, datetime) else t.value.start
+        if not _FROM_NOW.search(query[t.start : t.end]) or str(start) != today:
+            return
+    if str(c.arguments.get("date", today))[:10] != today:
+        return
+    tomorrow = (date.fromisoformat(today) + timedelta(days=1)).isoformat()
+    found.tried["narrowed"] += 1
+    later = await finder._run(Call(name=c.name, arguments={**c.arguments, "date": tomorrow}), ref)
+    if later is None:
+        return  # the tool refuses it (a window that would end beyond its range)
+    found.add(i, "extra", "date", tomorrow)
 
 
 _CLOCK = re.compile(r"\d{1,2}\s*[点:：]|[一二三四五六七八九十两]+点")
