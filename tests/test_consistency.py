@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from plugineval.builder.synth.consistency import contradiction, deadline_passed
+from plugineval.builder.synth.consistency import before_the_open, contradiction, deadline_passed
 from plugineval.catalog import load_catalog
 
 
@@ -17,3 +17,15 @@ def test_a_deadline_of_today_that_has_passed_is_no_request_the_tools_answer() ->
     assert deadline_passed("明天厦门开车去福州中午前能到吗", "2025-10-13T13:01:00+08:00") is None
     assert deadline_passed("今天坐火车回南京，天黑前能到吗", "2025-10-13T18:20:00+08:00") is not None
     assert deadline_passed("后天坐火车回南京，天黑前能到吗", "2025-10-13T18:20:00+08:00") is None
+
+
+def test_todays_trading_asked_before_the_open_or_on_a_weekend_is_no_request_the_tools_answer() -> None:
+    """final sample 11: 002624今天开盘多少 asked at 08:56 — the model said the market had not opened, the
+    gold called the quote. After the open, or a question that is not about today's session, is a request."""
+    q = "002624今天开盘多少？"
+    assert before_the_open(q, "2025-12-01T08:56:00+08:00") is not None  # a Monday
+    assert contradiction(load_catalog(), q, "2025-12-01T08:56:00+08:00", []) is not None
+    assert before_the_open(q, "2025-12-06T10:00:00+08:00") is not None  # a Saturday
+    assert before_the_open(q, "2025-12-01T10:05:00+08:00") is None
+    assert before_the_open("002624昨天收盘多少", "2025-12-01T08:56:00+08:00") is None
+    assert before_the_open("小米手机今天涨价了吗", "2025-12-01T08:56:00+08:00") is None

@@ -132,6 +132,24 @@ def deadline_passed(query: str, reference_time: str) -> str | None:
     return None
 
 
+#: today's trading asked about (今天开盘多少, 今天涨了吗): none before the open, none on a weekend
+_SESSION = re.compile(r"今天的?(?:开盘|最高|最低|涨了|跌了|涨没涨|跌没跌|是涨是跌|涨多少|跌多少)")
+OPEN_AT = (9, 30)
+
+
+def before_the_open(query: str, reference_time: str) -> str | None:
+    """002624今天开盘多少 asked at 08:56 (or on a Saturday): there is no session of today to ask about
+    yet, and a careful model says so rather than call (final sample 11)."""
+    now = datetime.fromisoformat(reference_time)
+    if not _SESSION.search(query):
+        return None
+    if now.weekday() >= 5:
+        return f"today's trading asked on a {now:%A}"
+    if (now.hour, now.minute) < OPEN_AT:
+        return f"today's trading asked at {now:%H:%M}, before the open"
+    return None
+
+
 # "周日到六天后": six days after today, or after Sunday? A range whose second end counts days
 # (N天后) after a first end that is not today has two readings.
 _AMBIGUOUS_END = re.compile(
@@ -217,6 +235,7 @@ def contradiction(catalog: Catalog, query: str, reference_time: str, calls: list
         or weekend_contradiction(query, reference_time)
         or now_contradiction(query, reference_time)
         or deadline_passed(query, reference_time)
+        or before_the_open(query, reference_time)
         or ambiguous_end(query)
         or ambiguous_shift(query)
         or ambiguous_airport(query, calls)
