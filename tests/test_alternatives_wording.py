@@ -256,3 +256,24 @@ def test_a_span_from_now_asked_in_the_evening_may_start_tomorrow() -> None:
     assert "2026-09-08" not in _find("上海后天开始接下来一周的天气", evening, said).alternatives[0].extra.get(
         "date", []
     )
+
+
+def test_a_device_said_by_brand_series_and_model_is_the_product() -> None:
+    """final sample 11: 漫步者MaxA7 for the gold's 漫步者MaxA7运动耳机 was left undecided; the tool's
+    description takes brand + series + model where that names one product, and so does the build
+    (by execution). A head several products share resolves to none of them: no alternative."""
+    from collections import Counter
+
+    from plugineval.builder.pccf.config import BuildConfig
+    from plugineval.builder.tools.store import Store
+
+    db = Store.open(["shopping"], BuildConfig.load(None).store_seed).readonly_connection()
+    names = [r[0] for r in db.execute("SELECT name FROM shop_products ORDER BY product_id")]
+    heads = Counter(n.split(" ")[0] for n in names)
+    one = next(n for n in names if heads[n.split(" ")[0]] == 1 and " " in n)
+    many = next(n for n in names if heads[n.split(" ")[0]] > 1 and len(n.split(" ")[0]) >= 3)
+    for name, accepted in ((one, True), (many, False)):
+        full, head = name.replace(" ", ""), name.split(" ")[0]
+        gold = [Call(name="price_history_query", arguments={"product": full})]
+        values = _find(full + "现在入手划算吗", REF, gold).alternatives[0].values
+        assert (head in values.get("product", [])) is accepted, name

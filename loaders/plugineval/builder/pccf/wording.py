@@ -183,6 +183,30 @@ def qualified(v: str, result: Any, query: str) -> list[str]:
     return [s for w in sorted(words) for s in (f"{w} {v}", f"{v} {w}")]
 
 
+def short_names(v: str, result: Any, query: str) -> list[str]:
+    """A name the answer gives for ``v`` with a space in it (the store's 漫步者MaxA7 运动耳机 for 漫步者MaxA7运动耳机),
+    cut at its first space where the request says that part: brand, series and model as people say a
+    device (漫步者MaxA7), which the tool resolves alike where it names one product (final sample 11:
+    the judge left it undecided)."""
+    bare = "".join(v.split())
+    out: list[str] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, dict):
+            for y in x.values():
+                walk(y)
+        elif isinstance(x, list):
+            for y in x:
+                walk(y)
+        elif isinstance(x, str) and " " in x.strip() and "".join(x.split()) == bare:
+            head = x.strip().split()[0]
+            if len(head) >= 3 and head in query and head != v:
+                out.append(head)
+
+    walk(result)
+    return list(dict.fromkeys(out))
+
+
 def _candidates(v: str, c: Call, query: str, places: list[str], arg: str = "") -> list[str]:
     """The request's names for ``v``: the places it names (where the gold's value is not said as it
     is), the names around it (``affix_variants``), and for a road argument ``arg`` the road's other
@@ -217,7 +241,7 @@ async def _string(
 ) -> None:
     tool = finder.catalog.tool(c.name)
     extra = qualified(v, result, query) if arg == "keyword" else []
-    for s in [*_candidates(v, c, query, places, arg), *extra]:
+    for s in [*_candidates(v, c, query, places, arg), *short_names(v, result, query), *extra]:
         found.tried["wording"] += 1
         variant = Call(name=c.name, arguments={**c.arguments, arg: s})
         suffixed = s.startswith(v) and s[len(v) :] in _SAID_SUFFIXES  # the answer names it so itself
