@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from plugineval.builder.synth.consistency import before_the_open, contradiction, deadline_passed
 from plugineval.catalog import load_catalog
+from plugineval.schema import Call
 
 
 def test_a_deadline_of_today_that_has_passed_is_no_request_the_tools_answer() -> None:
@@ -23,9 +24,12 @@ def test_todays_trading_asked_before_the_open_or_on_a_weekend_is_no_request_the_
     """final sample 11: 002624今天开盘多少 asked at 08:56 — the model said the market had not opened, the
     gold called the quote. After the open, or a question that is not about today's session, is a request."""
     q = "002624今天开盘多少？"
-    assert before_the_open(q, "2025-12-01T08:56:00+08:00") is not None  # a Monday
-    assert contradiction(load_catalog(), q, "2025-12-01T08:56:00+08:00", []) is not None
-    assert before_the_open(q, "2025-12-06T10:00:00+08:00") is not None  # a Saturday
-    assert before_the_open(q, "2025-12-01T10:05:00+08:00") is None
-    assert before_the_open("002624昨天收盘多少", "2025-12-01T08:56:00+08:00") is None
-    assert before_the_open("小米手机今天涨价了吗", "2025-12-01T08:56:00+08:00") is None
+    quote = [Call(name="stock_quote", arguments={"symbol": "002624"})]
+    assert before_the_open(q, "2025-12-01T08:56:00+08:00", quote) is not None  # a Monday
+    assert contradiction(load_catalog(), q, "2025-12-01T08:56:00+08:00", quote) is not None
+    assert before_the_open(q, "2025-12-06T10:00:00+08:00", quote) is not None  # a Saturday
+    assert before_the_open(q, "2025-12-01T10:05:00+08:00", quote) is None
+    assert before_the_open("002624昨天收盘多少", "2025-12-01T08:56:00+08:00", quote) is None
+    # the same words about the weather are no question about a trading session
+    weather = [Call(name="weather_daily_forecast", arguments={"city": "北京"})]
+    assert before_the_open("北京今天最高几度", "2025-12-06T08:00:00+08:00", weather) is None

@@ -249,9 +249,8 @@ async def evening_start(
     if int(ref[11:13]) < EVENING_HOUR or not _FROM_NOW.search(query):
         return
     today = ref[:10]
-    for t in find_times(
-        query, ref
-    ):  # only the span from now itself (接下来一周), no day of the request's own
+    # only the span from now itself (接下来一周), no day of the request's own
+    for t in find_times(query, ref):
         start = t.value.start.date() if isinstance(t.value.start, datetime) else t.value.start
         if not _FROM_NOW.search(query[t.start : t.end]) or str(start) != today:
             return

@@ -134,14 +134,16 @@ def deadline_passed(query: str, reference_time: str) -> str | None:
 
 #: today's trading asked about (今天开盘多少, 今天涨了吗): none before the open, none on a weekend
 _SESSION = re.compile(r"今天的?(?:开盘|最高|最低|涨了|跌了|涨没涨|跌没跌|是涨是跌|涨多少|跌多少)")
+#: the tools that answer about a trading session (a weather request's 今天最高 is no such question)
+SESSION_TOOLS = frozenset({"stock_quote", "stock_history", "fund_nav_query"})
 OPEN_AT = (9, 30)
 
 
-def before_the_open(query: str, reference_time: str) -> str | None:
+def before_the_open(query: str, reference_time: str, calls: list[Call]) -> str | None:
     """002624今天开盘多少 asked at 08:56 (or on a Saturday): there is no session of today to ask about
     yet, and a careful model says so rather than call (final sample 11)."""
     now = datetime.fromisoformat(reference_time)
-    if not _SESSION.search(query):
+    if not _SESSION.search(query) or not any(c.name in SESSION_TOOLS for c in calls):
         return None
     if now.weekday() >= 5:
         return f"today's trading asked on a {now:%A}"
@@ -235,7 +237,7 @@ def contradiction(catalog: Catalog, query: str, reference_time: str, calls: list
         or weekend_contradiction(query, reference_time)
         or now_contradiction(query, reference_time)
         or deadline_passed(query, reference_time)
-        or before_the_open(query, reference_time)
+        or before_the_open(query, reference_time, calls)
         or ambiguous_end(query)
         or ambiguous_shift(query)
         or ambiguous_airport(query, calls)
