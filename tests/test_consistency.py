@@ -33,3 +33,23 @@ def test_todays_trading_asked_before_the_open_or_on_a_weekend_is_no_request_the_
     # the same words about the weather are no question about a trading session
     weather = [Call(name="weather_daily_forecast", arguments={"city": "北京"})]
     assert before_the_open("北京今天最高几度", "2025-12-06T08:00:00+08:00", weather) is None
+
+
+def test_an_event_of_today_asked_after_it_passed_is_no_record() -> None:
+    """final sample 11: 南昌月亮几点落 asked at 18:54, when today's moonset (04:42) had passed — the model
+    asked tomorrow's as well, the gold today's only. Before the event, or with a day said, it is a request."""
+    from plugineval.builder.synth.consistency import event_passed
+
+    call = [Call(name="sun_moon_times", arguments={"city": "南昌"})]
+    answer = [
+        {"city": "南昌", "date": "2026-01-01", "moonrise": "15:03", "moonset": "04:42", "sunrise": "07:11"}
+    ]
+    evening = "2026-01-01T18:54:00+08:00"
+    assert event_passed("南昌月亮几点落？", evening, call, answer) is not None
+    assert event_passed("南昌日出几点", evening, call, answer) is not None
+    assert event_passed("南昌月亮几点落？", "2026-01-01T03:10:00+08:00", call, answer) is None
+    assert event_passed("南昌月亮几点出来", evening, call, answer) is not None  # risen at 15:03
+    assert event_passed("南昌月亮几点出来", "2026-01-01T12:00:00+08:00", call, answer) is None
+    assert event_passed("明天南昌月亮几点落", evening, call, answer) is None  # a day said
+    other = [Call(name="weather_daily_forecast", arguments={"city": "南昌"})]
+    assert event_passed("南昌月亮几点落？", evening, other, [{"date": "2026-01-01"}]) is None

@@ -152,6 +152,38 @@ def before_the_open(query: str, reference_time: str, calls: list[Call]) -> str |
     return None
 
 
+#: an event of the day a request asks the time of, and the field of the answer that gives it
+_EVENTS = (
+    (re.compile(r"日出|太阳几点(?:出来|升)"), "sunrise"),
+    (re.compile(r"日落|太阳几点(?:落|下山)"), "sunset"),
+    (re.compile(r"月出|月亮几点(?:出来|升)|月亮(?:什么|啥)时候(?:出来|升)"), "moonrise"),
+    (re.compile(r"月落|月亮几点(?:落|下去|下山)|月亮(?:什么|啥)时候(?:落|下去)"), "moonset"),
+)
+#: the tools whose answer gives those times
+EVENT_TOOLS = frozenset({"sun_moon_times"})
+
+
+def event_passed(query: str, reference_time: str, calls: list[Call], answers: list[Any]) -> str | None:
+    """南昌月亮几点落 asked at 18:54, when today's moonset (04:42) has passed: the person means the next
+    one, tomorrow's, and a gold of today answers what no one asked (final sample 11). Only where the
+    request names no day of its own (the gold's day is today)."""
+    from plugineval.baselines.textscan import find_times
+
+    if find_times(query, reference_time):
+        return None
+    now = reference_time[11:16]
+    for c, answer in zip(calls, answers, strict=True):
+        if c.name not in EVENT_TOOLS or not isinstance(answer, dict):
+            continue
+        if answer.get("date", reference_time[:10]) != reference_time[:10]:
+            continue
+        for rx, field in _EVENTS:
+            at = answer.get(field)
+            if rx.search(query) and isinstance(at, str) and at < now:
+                return f"{field} of today ({at}) asked at {now}"
+    return None
+
+
 # "周日到六天后": six days after today, or after Sunday? A range whose second end counts days
 # (N天后) after a first end that is not today has two readings.
 _AMBIGUOUS_END = re.compile(
