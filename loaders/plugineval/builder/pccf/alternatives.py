@@ -236,6 +236,7 @@ class AlternativeFinder:
             result = await self._run(c, ref)
             results.append(result)
             answers.append(None if result is None else self._key(c, result))
+        found.results = results
         found.empty = all(
             r is None or finds_nothing(r, self.catalog.tool(c.name))
             for c, r in zip(gold, results, strict=True)

@@ -26,6 +26,7 @@ class Found:
     accepted: Counter[str] = field(default_factory=Counter)
     rejected: dict[str, Counter[str]] = field(default_factory=dict)
     empty: bool = False  # every gold call's answer lists nothing
+    results: list[Any] = field(default_factory=list)  # each gold call's answer (None: failed or empty)
 
     def add(self, i: int, kind: str, arg: str, value: Any) -> None:
         """Accept ``value`` for ``arg`` of gold call ``i`` as an ``extra`` or ``values`` entry (once).

@@ -112,13 +112,15 @@ def _as_typed(words: str, last: bool = False) -> str:
     rx = re.escape(words).replace("，", "，?")
     for word, standard in STANDARD_FOR.items():
         rx = rx.replace(word, f"(?:{word}|{standard})")
+    if last:
+        rx = re.sub("没有?$", "(?:没有?|了?吗)", rx)
     for slip_rx, slip in SLIPS:
         if not slip_rx.pattern.endswith("$"):
             rx = slip_rx.sub(f"(?:\\g<0>|{slip})", rx)
-    if not last:
-        return rx
-    rx = re.sub("没有?$", "(?:没有?|了?吗)", rx)
-    return re.sub(r"吗(\)?)$", r"(?:吗|嘛)\1", rx)
+        elif last:  # a closing word (吗$) slips at the request's end only, the 没 reading's 吗 too
+            word = slip_rx.pattern[:-1]
+            rx = re.sub(f"{word}(\\)?)$", f"(?:{word}|{slip})\\1", rx)
+    return rx
 
 
 def _compile(

@@ -361,19 +361,21 @@ class StageOne:
             outcome="call",
         )
 
-    async def add_alternatives(self, v: Verification, task: Task) -> None:
+    async def add_alternatives(self, v: Verification, task: Task) -> list[Any] | None:
         """The gold's accepted alternatives: omittable defaults, and (unless switched off) the
-        variants that execution shows to give the gold's answer (``alternatives.py``)."""
+        variants that execution shows to give the gold's answer (``alternatives.py``). Returns the
+        gold calls' answers where it executed them (None where alternatives are switched off)."""
         from .records import alternatives_for
 
         base = alternatives_for(self.catalog, v.gold)
         if not self.cfg.alternatives:
             v.alternatives = base
-            return
+            return None
         found = await self.alternatives.find(task.query, task.reference_time, v.gold, base, v.trace)
         v.alternatives, v.alternative_calls = found.alternatives, found.alternative_calls
         v.evidence["alternatives"] = found.summary()
         v.evidence["gold_answer_empty"] = found.empty
+        return found.results
 
     async def other_tool_readings(
         self, task: Task, gold: list[Call], offered: list[str], dbs: dict[str, Any]
@@ -413,14 +415,15 @@ class StageOne:
             if v.accepted and v.outcome == "abstain":
                 return Verification(False, "positive_but_abstention_accepted", rounds=v.rounds, trace=v.trace)
             if v.accepted:
-                await self.add_alternatives(v, task)
+                answers = await self.add_alternatives(v, task)
                 if v.evidence.get("gold_answer_empty"):
                     # nothing found (西甲 after the season ends, 火锅 where the store has none): a request
                     # people seldom make, and one whose alternatives execution cannot decide
                     return Verification(False, "gold_answer_empty", v.gold, rounds=v.rounds, trace=v.trace)
                 if any(c.name in EVENT_TOOLS for c in v.gold):  # an event of today asked after it passed
-                    outs = [o.result for o in await self._execute(v.gold, task.reference_time)]
-                    if event_passed(task.query, task.reference_time, v.gold, outs):
+                    if answers is None:  # alternatives switched off: the gold was not executed yet
+                        answers = [o.result for o in await self._execute(v.gold, task.reference_time)]
+                    if event_passed(task.query, task.reference_time, v.gold, answers):
                         return Verification(False, "event_passed", v.gold, rounds=v.rounds, trace=v.trace)
             return v
         if k == "neg_A":

@@ -25,6 +25,7 @@ from plugineval.normalize import canonical_place
 from plugineval.schema import Call
 
 from .answers import finds_nothing
+from .evaluators import _leaves
 from .grounding import drops_part, is_city, road_spelling, said, value_reason
 
 if TYPE_CHECKING:
@@ -189,22 +190,12 @@ def short_names(v: str, result: Any, query: str) -> list[str]:
     device (漫步者MaxA7), which the tool resolves alike where it names one product (final sample 11:
     the judge left it undecided)."""
     bare = "".join(v.split())
-    out: list[str] = []
-
-    def walk(x: Any) -> None:
-        if isinstance(x, dict):
-            for y in x.values():
-                walk(y)
-        elif isinstance(x, list):
-            for y in x:
-                walk(y)
-        elif isinstance(x, str) and " " in x.strip() and "".join(x.split()) == bare:
-            head = x.strip().split()[0]
-            if len(head) >= 3 and head in query and head != v:
-                out.append(head)
-
-    walk(result)
-    return list(dict.fromkeys(out))
+    heads = (
+        x.strip().split()[0]
+        for x in _leaves(result)
+        if isinstance(x, str) and " " in x.strip() and "".join(x.split()) == bare
+    )
+    return list(dict.fromkeys(h for h in heads if len(h) >= 3 and h in query and h != v))
 
 
 def _candidates(v: str, c: Call, query: str, places: list[str], arg: str = "") -> list[str]:

@@ -42,7 +42,7 @@ QUESTION = re.compile(
     r"[吗呢么吧嘛]$|什么|多少|几|怎么|哪|谁|啥|咋|是否|有没有|能不能|是不是|如何|要不要|[^一-龥]?不[一-龥]?$"
 )
 SLIP = 0.05
-#: a slip people make -> what they meant to write (a pattern's own words only)
+#: what people meant to write -> the slip they make of it (a pattern's own words only)
 SLIPS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile("查询"), "查寻"),
     (re.compile("再(?=[来看查放订买])"), "在"),
