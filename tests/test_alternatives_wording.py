@@ -252,6 +252,12 @@ def test_a_span_from_now_asked_in_the_evening_may_start_tomorrow() -> None:
     assert "2026-09-08" not in _find(q, "2026-09-07T09:08:00+08:00", gold).alternatives[0].extra.get(
         "date", []
     )
+    # 七天内 is a span from now as well (train round T, late at night)
+    late = "2026-09-07T23:12:00+08:00"
+    assert _find("上海七天内哪天能晒被子", late, gold).alternatives[0].extra.get("date") == [
+        "2026-09-07",
+        "2026-09-08",
+    ]
     said = [Call(name="weather_daily_forecast", arguments={"city": "上海", "date": "2026-09-09", "days": 7})]
     assert "2026-09-08" not in _find("上海后天开始接下来一周的天气", evening, said).alternatives[0].extra.get(
         "date", []

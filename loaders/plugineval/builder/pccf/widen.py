@@ -232,7 +232,9 @@ async def narrowed(
 
 
 #: words that start a span at now (接下来一周, 未来三天, 这几天): said in the evening, the span starts tomorrow
-_FROM_NOW = re.compile(r"接下来|未来|这几天|往后|最近几天|近几天")
+_FROM_NOW = re.compile(
+    r"接下来|未来|这几天|往后|最近几天|近几天|[一二三四五六七八九十两\d]+天[之以]?内|一周[之以]?内"
+)
 EVENING_HOUR = 18
 
 
@@ -257,7 +259,7 @@ async def evening_start(
     if str(c.arguments.get("date", today))[:10] != today:
         return
     tomorrow = (date.fromisoformat(today) + timedelta(days=1)).isoformat()
-    found.tried["narrowed"] += 1
+    found.tried["evening_start"] += 1
     later = await finder._run(Call(name=c.name, arguments={**c.arguments, "date": tomorrow}), ref)
     if later is None:
         return  # the tool refuses it (a window that would end beyond its range)
