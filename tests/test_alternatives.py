@@ -342,6 +342,10 @@ def test_a_destination_followed_by_how_to_go_ends_before_it() -> None:
     # the model made was never found as an alternative
     assert find_structure("朝天门坐地铁去观音桥几点能到").dest == "观音桥"
     assert find_structure("西单到五道口多长时间").dest == "五道口"
+    # train round U: a span of time said after the place (二十分钟能到吗) read 北站二十分钟能 as the station
+    assert find_structure("国贸坐地铁去北京北站二十分钟能到吗？").dest == "北京北站"
+    assert find_structure("西单到五道口半小时到得了吗").dest == "五道口"
+    assert find_structure("国贸去首都机场一个小时来得及吗").dest == "首都机场"
 
 
 def test_pairwise_checks_of_one_tool_may_be_one_call_over_the_united_list() -> None:
