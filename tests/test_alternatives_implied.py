@@ -17,6 +17,9 @@ def test_the_words_of_a_request_imply_an_order_by_meaning_or_alias() -> None:
     assert implied_orders(books, "sort", "有没有便宜点的东野圭吾") == ["price_asc"]
     assert implied_orders(books, "sort", "评分最高的科幻小说") == ["rating"]  # the alias
     assert implied_orders(books, "sort", "余华的书有哪些") == []
+    assert implied_orders(books, "sort", "三国看什么书好") == ["rating"]  # train round V
+    assert implied_orders(books, "sort", "有什么好看的科幻小说") == ["rating"]
+    assert implied_orders(books, "sort", "有什么不好看的科幻小说") == []
     poi = CAT.tool("poi_search_nearby")
     assert implied_orders(poi, "sort_by", "拉萨最好吃的面馆是哪家") == ["rating"]
     # food, and the best of it a reading beside the default (train round J: a list by rating)

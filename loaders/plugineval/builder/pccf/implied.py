@@ -40,6 +40,7 @@ IMPLIED_ORDERS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
             r"值得一?(看|读|买|去|听|玩|入手|吃|住)|最好(吃|看|玩|听|用|住)|哪(家|个)最?好吃|口碑"
             r"|(?<!不)好吃的|有(什么|啥)\w{0,2}推荐|推荐(一下|下|几)?(本|部|首|家|个|款)?"
             r"|评价最?(好|高)|评分最?高|哪(家|本|个|部|首|款)最?(好|不错)"
+            r"|(看|读|买|听|玩|吃|去)(什么|啥)\w{0,2}(好|不错)|(?<!不)好(看|玩|听)的"  # 三国看什么书好 (train round V)
         ),
         re.compile(r"^rating(_desc)?$"),
     ),
@@ -60,7 +61,8 @@ _SUPERLATIVE = re.compile(r"最|值得|口碑|排行|排名|第一|前\d|前[一
 # words that ask for the items an order puts first (有便宜的吗, 值得买的, 离我最近的): that order is
 # the request's own reading even where it lists other items than the gold's default order
 _PREFERENCE = re.compile(
-    r"便宜|实惠|省钱|价格最?低|低价|值得|口碑|评价最?(好|高)|评分最?高|最好(吃|看|玩|听|用|住)|(?<!不)好吃的|推荐"
+    r"便宜|实惠|省钱|价格最?低|低价|值得|口碑|评价最?(好|高)|评分最?高|最好(吃|看|玩|听|用|住)|(?<!不)好(吃|看|玩|听)的|推荐"
+    r"|(看|读|买|听|玩|吃|去)(什么|啥)\w{0,2}(好|不错)"
     r"|最近的|离(我|这儿?|这里)最?近|就近|最新|新出|刚出|卖得最?(好|火|多)|销量|热销|最火"
 )
 
