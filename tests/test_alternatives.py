@@ -346,6 +346,11 @@ def test_a_destination_followed_by_how_to_go_ends_before_it() -> None:
     assert find_structure("国贸坐地铁去北京北站二十分钟能到吗？").dest == "北京北站"
     assert find_structure("西单到五道口半小时到得了吗").dest == "五道口"
     assert find_structure("国贸去首都机场一个小时来得及吗").dest == "首都机场"
+    # train round W: 后天晚上9点成都站坐地铁到天府广场大概几点到 read 点成都站 and 天府广场大概
+    st = find_structure("后天晚上9点成都站坐地铁到天府广场大概几点到")
+    assert (st.origin, st.dest) == ("成都站", "天府广场")
+    assert find_structure("3月5号国贸到三元桥怎么走").origin == "国贸"
+    assert find_structure("从首都机场三号航站楼到国贸多远").origin == "首都机场三号航站楼"
 
 
 def test_pairwise_checks_of_one_tool_may_be_one_call_over_the_united_list() -> None:

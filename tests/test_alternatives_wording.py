@@ -283,3 +283,15 @@ def test_a_device_said_by_brand_series_and_model_is_the_product() -> None:
         gold = [Call(name="price_history_query", arguments={"product": full})]
         values = _find(full + "现在入手划算吗", REF, gold).alternatives[0].values
         assert (head in values.get("product", [])) is accepted, name
+
+
+def test_a_total_asked_alone_takes_any_breakdown_that_keeps_it() -> None:
+    """train round W: 上个月一共走了多少步 with ``granularity: month`` failed against the gold's daily
+    series, though both answers carry the month's total. A total asked alone takes every breakdown
+    whose totals are the gold's; a breakdown the request asks for (每周) stays the gold's own."""
+    ref = "2025-08-27T21:25:00+08:00"
+    gold = [Call(name="step_stats", arguments={"start_date": "2025-07-01", "end_date": "2025-07-31"})]
+    extra = _find("上个月一共走了多少步", ref, gold).alternatives[0].extra
+    assert sorted(extra.get("granularity", [])) == ["month", "week"]
+    assert "granularity" not in _find("上个月每周一共走了多少步", ref, gold).alternatives[0].extra
+    assert "granularity" not in _find("上个月走了多少步", ref, gold).alternatives[0].extra

@@ -267,7 +267,7 @@ _NOT_NAME = re.compile(
 )
 _TAIL = re.compile(
     r"(?:应该|该(?=怎|如|咋|坐|走)|怎么|怎样|如何|要?多久|多长时间|几点|几分钟|多远|多少|有没有|有什么|有哪些|附近|周边|周围|出发|换乘|需要|路线|线路|吗"
-    r"|[0-9零一二两三四五六七八九十半]+个?(?:分钟|小时|钟头|刻钟)|能到|到得了|来得及|赶得上).*$"
+    r"|[0-9零一二两三四五六七八九十半]+个?(?:分钟|小时|钟头|刻钟)|能到|到得了|来得及|赶得上|大概|大约|大致|差不多).*$"
 )
 _FROM_TO = re.compile(
     rf"(?:从|由)?(?P<a>{_NAME})(?:出发)?[，,]?(?:乘地铁|坐地铁|乘坐地铁|坐公交|乘公交|打车|开车|骑车|步行|走路)?"
@@ -294,10 +294,16 @@ def _clean(name: str | None, head: bool) -> str | None:
     return s if len(s) >= 2 and not _NOT_NAME.search(s) else None
 
 
+# a clock time or a calendar date said before a place (后天晚上9点成都站…, 3月5号国贸…): a name never
+# starts with its tail (点成都站, train round W)
+_WHEN = re.compile(r"(?:\d+|[零一二两三四五六七八九十]+)[点:：](?:\d+分?|半|一刻|三刻)?钟?|\d+月\d+[号日]")
+
+
 def find_structure(text: str) -> Structure:
     """The origin, destination and centre a sentence names by its structure, whatever the names are
     (landmarks, stations, streets: no gazetteer needed)."""
     origin = dest = near = None
+    text = _WHEN.sub("，", text)
     m = _FROM_TO.search(text)
     if m:
         origin, dest = _clean(m.group("a"), True), _clean(m.group("b"), False)

@@ -16,7 +16,7 @@ Beside the gold, the variants a careful model would plausibly emit are executed 
   finds the singer's songs as ``search_type: artist`` does; no ``date``: the latest published value);
 - ``keyword``: the user's own word in place of the category the gold chose (奶茶 for ``cuisine:
   dessert``), when every item it finds is one the gold's category finds;
-- ``widened``, ``narrowed`` (``widen.py``), ``merged``, ``united`` (``merge.py``), ``own_words``
+- ``widened``, ``narrowed``, ``breakdown`` (``widen.py``), ``merged``, ``united`` (``merge.py``), ``own_words``
   (``labels.py``): a wider search, a window cut to the one day asked, one call that answers what
   several gold calls of one tool ask, the user's own words in a field the tool only echoes.
 
@@ -57,6 +57,7 @@ from .labels import own_words
 from .merge import merged, spanned, united
 from .stated import stated_id
 from .widen import (
+    breakdown,
     evening_start,
     keyword_for_category,
     named_part,
@@ -251,6 +252,7 @@ class AlternativeFinder:
             await implied(self, found, gold, i, query, ref, results[i])
             await narrowed(self, found, i, c, query, ref, results[i])
             await evening_start(self, found, i, c, query, ref, results[i])
+            await breakdown(self, found, i, c, query, ref, results[i])
             await named_part(self, found, i, c, query, ref, results[i])
             await scaled(self, found, i, c, ref, results[i])
             await narrowed_start(self, found, i, c, query, ref, results[i])

@@ -9,6 +9,8 @@
   that day; a window's end (``date_to``) on the one day the request names where the gold leaves the
   tool's default window after it (西甲奥萨苏纳昨天赢了吗: ``date_to`` yesterday) — grounded by the request
   alone, though the answer narrows;
+- ``breakdown``: another ``granularity`` of a total the request asks alone (上个月一共走了多少步), when
+  every total of the answer is the gold's;
 - ``keyword``: the user's own word in place of the category the gold chose (奶茶 for ``cuisine:
   dessert``), when every item it finds names the word and is among the gold's.
 
@@ -484,3 +486,37 @@ async def reversed_pair(
             found.accepted["alternative_calls"] += 1
         else:
             found.reject("reversed_pair", "changes_the_answer")
+
+
+# the request asks a total (一共, 总共, 加起来) and no breakdown of it (每天, 按周, 哪天)
+_TOTAL = re.compile(r"一共|总共|合计|累计|总计|加起来|总数")
+_BREAKDOWN = re.compile(r"每(天|日|周|星期|礼拜|月)|按(天|日|周|月)|哪(天|周|个月)|最(多|少|高|低)")
+
+
+async def breakdown(
+    finder: AlternativeFinder, found: Found, i: int, c: Call, query: str, ref: str, result: Any
+) -> None:
+    """Another ``granularity`` where the request asks a total alone (上个月一共走了多少步, train round
+    W): the breakdown is a detail of the answer the request does not ask for, so a value is accepted
+    where its answer is non-empty and carries every total of the gold's (each field that is no list
+    and no object, the echo of the granularity aside) — 上个月 by month is one line holding the same
+    total as the gold's 31 days."""
+    tool = finder.catalog.tool(c.name)
+    sch = tool.properties.get("granularity", {})
+    if "enum" not in sch or not isinstance(result, dict) or finds_nothing(result, tool):
+        return
+    if not _TOTAL.search(query) or _BREAKDOWN.search(query):
+        return
+
+    def totals(answer: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in answer.items() if k != "granularity" and not isinstance(v, list | dict)}
+
+    own = c.arguments.get("granularity", sch.get("default"))
+    for v in sch["enum"]:
+        if v == own:
+            continue
+        found.tried["breakdown"] += 1
+        got = await finder._run(Call(name=c.name, arguments={**c.arguments, "granularity": v}), ref)
+        if not isinstance(got, dict) or finds_nothing(got, tool) or totals(got) != totals(result):
+            continue
+        found.add(i, "values" if "granularity" in c.arguments else "extra", "granularity", v)
