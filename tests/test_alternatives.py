@@ -351,6 +351,11 @@ def test_a_destination_followed_by_how_to_go_ends_before_it() -> None:
     assert (st.origin, st.dest) == ("成都站", "天府广场")
     assert find_structure("3月5号国贸到三元桥怎么走").origin == "国贸"
     assert find_structure("从首都机场三号航站楼到国贸多远").origin == "首都机场三号航站楼"
+    # the build's train split: what is asked of a place, or how one goes, after it
+    assert find_structure("新天地坐地铁去上海站现在走几点到").dest == "上海站"
+    assert find_structure("大雁塔坐地铁去回民街半小时够吗").dest == "回民街"
+    assert find_structure("大后天晚上7点豫园到虹桥火车站坐地铁多久。").dest == "虹桥火车站"
+    assert find_structure("国贸到SOHO现代城打车多少钱").dest == "SOHO现代城"
 
 
 def test_pairwise_checks_of_one_tool_may_be_one_call_over_the_united_list() -> None:

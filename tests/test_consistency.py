@@ -53,3 +53,20 @@ def test_an_event_of_today_asked_after_it_passed_is_no_record() -> None:
     assert event_passed("明天南昌月亮几点落", evening, call, answer) is None  # a day said
     other = [Call(name="weather_daily_forecast", arguments={"city": "南昌"})]
     assert event_passed("南昌月亮几点落？", evening, other, [{"date": "2026-01-01"}]) is None
+
+
+def test_a_trip_asked_by_the_metro_and_answered_by_bus_is_no_record() -> None:
+    """train round W: 北京大学坐地铁去望京二十分钟能到吗, where the store has no station near 北京大学: the
+    transit route takes the 162路 bus, the metro guide refuses the trip, and the gold answers a trip no
+    one asked. A metro line in the answer, or no 坐地铁 said, keeps the record."""
+    from plugineval.builder.synth.consistency import answer_contradiction
+
+    call = [Call(name="route_plan", arguments={"origin": "北京大学", "destination": "望京", "mode": "transit"})]
+    ref = "2026-04-17T14:28:00+08:00"
+    bus = [{"steps": [{"instruction": "步行至公交站"}, {"instruction": "乘坐162路公交车"}]}]
+    metro = [{"steps": [{"instruction": "步行至地铁国贸站"}, {"instruction": "乘坐3号线从国贸到上海街（8站）"}]}]
+    assert answer_contradiction("北京大学坐地铁去望京二十分钟能到吗", ref, call, bus) == "metro_not_taken"
+    assert answer_contradiction("北京大学坐地铁去望京二十分钟能到吗", ref, call, metro) is None
+    assert answer_contradiction("北京大学坐公交去望京要多久", ref, call, bus) is None
+    drive = [Call(name="route_plan", arguments={"origin": "北京大学", "destination": "望京", "mode": "driving"})]
+    assert answer_contradiction("北京大学坐地铁去望京多久", ref, drive, bus) is None

@@ -16,7 +16,7 @@ from plugineval.judge._core import RulesJudge, decide
 from plugineval.schema import Call, GoldAlternative, Plugin, Record, Scenario
 from plugineval.schema.disclosure import edge_clause, stated_facts, visible_text
 
-from ..synth.consistency import EVENT_TOOLS, event_passed
+from ..synth.consistency import ANSWER_TOOLS, answer_contradiction
 from ..synth.synthesizer import Candidate
 from ..tools.server import ToolExecutor
 from .alternatives import AlternativeFinder
@@ -420,11 +420,11 @@ class StageOne:
                     # nothing found (西甲 after the season ends, 火锅 where the store has none): a request
                     # people seldom make, and one whose alternatives execution cannot decide
                     return Verification(False, "gold_answer_empty", v.gold, rounds=v.rounds, trace=v.trace)
-                if any(c.name in EVENT_TOOLS for c in v.gold):  # an event of today asked after it passed
+                if any(c.name in ANSWER_TOOLS for c in v.gold):  # an event passed, a metro trip by bus
                     if answers is None:  # alternatives switched off: the gold was not executed yet
                         answers = [o.result for o in await self._execute(v.gold, task.reference_time)]
-                    if event_passed(task.query, task.reference_time, v.gold, answers):
-                        return Verification(False, "event_passed", v.gold, rounds=v.rounds, trace=v.trace)
+                    if why := answer_contradiction(task.query, task.reference_time, v.gold, answers):
+                        return Verification(False, why, v.gold, rounds=v.rounds, trace=v.trace)
             return v
         if k == "neg_A":
             justified, _ = self.args.abstention(

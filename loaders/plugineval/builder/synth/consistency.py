@@ -5,6 +5,7 @@ phrase about the present that its reference time belies (都快半夜了 at 07:4
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date, datetime
 from typing import Any
@@ -181,6 +182,40 @@ def event_passed(query: str, reference_time: str, calls: list[Call], answers: li
             at = answer.get(field)
             if rx.search(query) and isinstance(at, str) and at < now:
                 return f"{field} of today ({at}) asked at {now}"
+    return None
+
+
+#: a trip asked by the metro (坐地铁去望京)
+_BY_METRO = re.compile(r"(?:坐|乘|搭)地铁")
+#: the tools whose transit answer names the lines it takes
+ROUTE_TOOLS = frozenset({"route_plan"})
+#: the tools a contradiction can be read from the gold's answer only
+ANSWER_TOOLS = EVENT_TOOLS | ROUTE_TOOLS
+
+
+def metro_not_taken(query: str, calls: list[Call], answers: list[Any]) -> str | None:
+    """北京大学坐地铁去望京 answered by the 162路 bus, where the store has no metro station near 北京大学:
+    the person asked for the metro, and the gold answers another trip (train round W)."""
+    if not _BY_METRO.search(query):
+        return None
+    for c, answer in zip(calls, answers, strict=True):
+        if c.name not in ROUTE_TOOLS or c.arguments.get("mode") != "transit" or not isinstance(answer, dict):
+            continue
+        steps = json.dumps(answer.get("steps", []), ensure_ascii=False)
+        if "地铁" not in steps and "号线" not in steps:
+            return "a trip asked by the metro answered without a metro line"
+    return None
+
+
+def answer_contradiction(
+    query: str, reference_time: str, calls: list[Call], answers: list[Any]
+) -> str | None:
+    """The name of the contradiction the gold's answers show, if any (``event_passed``,
+    ``metro_not_taken``): checked in Stage I on the answers the alternatives step already has."""
+    if event_passed(query, reference_time, calls, answers):
+        return "event_passed"
+    if metro_not_taken(query, calls, answers):
+        return "metro_not_taken"
     return None
 
 
