@@ -61,12 +61,18 @@ def test_a_trip_asked_by_the_metro_and_answered_by_bus_is_no_record() -> None:
     one asked. A metro line in the answer, or no 坐地铁 said, keeps the record."""
     from plugineval.builder.synth.consistency import answer_contradiction
 
-    call = [Call(name="route_plan", arguments={"origin": "北京大学", "destination": "望京", "mode": "transit"})]
+    call = [
+        Call(name="route_plan", arguments={"origin": "北京大学", "destination": "望京", "mode": "transit"})
+    ]
     ref = "2026-04-17T14:28:00+08:00"
     bus = [{"steps": [{"instruction": "步行至公交站"}, {"instruction": "乘坐162路公交车"}]}]
-    metro = [{"steps": [{"instruction": "步行至地铁国贸站"}, {"instruction": "乘坐3号线从国贸到上海街（8站）"}]}]
+    metro = [
+        {"steps": [{"instruction": "步行至地铁国贸站"}, {"instruction": "乘坐3号线从国贸到上海街（8站）"}]}
+    ]
     assert answer_contradiction("北京大学坐地铁去望京二十分钟能到吗", ref, call, bus) == "metro_not_taken"
     assert answer_contradiction("北京大学坐地铁去望京二十分钟能到吗", ref, call, metro) is None
     assert answer_contradiction("北京大学坐公交去望京要多久", ref, call, bus) is None
-    drive = [Call(name="route_plan", arguments={"origin": "北京大学", "destination": "望京", "mode": "driving"})]
+    drive = [
+        Call(name="route_plan", arguments={"origin": "北京大学", "destination": "望京", "mode": "driving"})
+    ]
     assert answer_contradiction("北京大学坐地铁去望京多久", ref, drive, bus) is None
