@@ -76,3 +76,22 @@ def test_a_trip_asked_by_the_metro_and_answered_by_bus_is_no_record() -> None:
         Call(name="route_plan", arguments={"origin": "北京大学", "destination": "望京", "mode": "driving"})
     ]
     assert answer_contradiction("北京大学坐地铁去望京多久", ref, drive, bus) is None
+
+
+def test_todays_sessions_asked_after_the_last_one_ended_is_no_record() -> None:
+    """train round X: 今天去西宁打流感疫苗约得上吗 at 21:08 — the model said the day's sessions were over
+    (14:00-16:30, as the catalog says) and called nothing; the gold looked up today's slots."""
+    from plugineval.builder.synth.consistency import sessions_over
+
+    call = [
+        Call(name="vaccine_slots", arguments={"city": "西宁", "vaccine": "influenza", "date": "2026-09-23"})
+    ]
+    assert sessions_over("2026-09-23T21:08:00+08:00", call) is not None
+    assert sessions_over("2026-09-23T16:30:00+08:00", call) is not None
+    assert sessions_over("2026-09-23T15:10:00+08:00", call) is None  # the afternoon session is on
+    assert sessions_over("2026-09-22T21:08:00+08:00", call) is None  # tomorrow's asked in the evening
+    clinic = [
+        Call(name="doctor_schedule", arguments={"city": "西宁", "department": "ent", "date": "2026-09-23"})
+    ]
+    assert sessions_over("2026-09-23T16:45:00+08:00", clinic) is None
+    assert sessions_over("2026-09-23T17:20:00+08:00", clinic) is not None

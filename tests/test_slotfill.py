@@ -31,6 +31,20 @@ def test_a_bills_year_less_month_is_the_past_one() -> None:
     assert _fill("utility_bill_query", "2月电费，南京户号5398045516")["month"] == "2026-02"  # type: ignore[index]
 
 
+def test_a_month_before_a_name_starting_with_zhong_is_the_month() -> None:
+    """train round X: 上个月中信银行信用卡都刷了什么 read 上个月中 (mid-month) and lost the bill month in both
+    generators; 中 that starts a name (中信, 中国银行, 中山公园) is no 月中."""
+    from plugineval.baselines.textscan import find_times
+
+    assert _fill("card_bill_query", "上个月中信银行信用卡都刷了什么") == {
+        "bank": "citic",
+        "bill_month": "2026-02",
+    }
+    assert _fill("card_bill_query", "2月中国银行信用卡钱花哪了")["bill_month"] == "2026-02"  # type: ignore[index]
+    assert [t.text for t in find_times("3月中山公园", REF)] == ["3月"]
+    assert [t.text for t in find_times("下个月中去北京", REF)] == ["下个月中"]  # mid-month still
+
+
 def test_a_month_fills_a_start_and_end_date() -> None:
     got = _fill("step_stats", "上个月日均步数")
     assert got is not None and (got["start_date"], got["end_date"]) == ("2026-02-01", "2026-02-28")

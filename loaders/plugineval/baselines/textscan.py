@@ -12,6 +12,7 @@ from ..normalize import all_places, find_numbers, is_relative, parse_absolute, r
 from ..normalize.calendar_expr import calendar_step
 from ..normalize.places import CITY_NICKNAMES
 from ..normalize.timeexpr import TimeValue
+from ..normalize.timerel import NAME_AFTER_MID
 from ..normalize.zones import DURATION_AFTER, ZONE_BEFORE, duration_of, zone
 
 _TIME_START = re.compile(
@@ -88,6 +89,8 @@ def find_times(text: str, reference_time: str) -> tuple[TimeMention, ...]:
                 continue
             if text[j : j + 1] == "气" and _WEEK_WEATHER.search(s):
                 continue
+            if s[-1] == "中" and text[j : j + 1] and text[j : j + 1] in NAME_AFTER_MID:
+                continue  # 上个月中信银行: 中 starts the bank's name, not the middle of the month
             v = parse_absolute(s, tz) or resolve(s, ref)
             if v is not None:
                 found = TimeMention(v, i, j, s, _steps_for(s, v))
@@ -156,7 +159,12 @@ def _place_index() -> tuple[re.Pattern[str], dict[str, str]]:
 
 # Common words a place name sits inside across a word boundary: the place there is no mention
 # (医保定点 holds no 保定, 三明治 no 三明, 未开封 no 开封, 大理石 no 大理).
-NOT_PLACES = ("医保", "三明治", "未开封", "没开封", "已开封", "大同小异", "长治久安", "大理石")
+NOT_PLACES = (
+    "医保", "三明治", "未开封", "没开封", "已开封", "大同小异", "长治久安", "大理石",
+    # named after a person or another city, lying elsewhere: 中山陵 is in 南京, 南京路 in 上海 (train round X)
+    "中山陵", "中山路", "中山北路", "中山南路", "中山东路", "中山西路", "中山公园", "中山大学", "中山纪念堂",
+    "中山堂", "中山门", "中山广场", "南京路", "北京路",
+)  # fmt: skip
 _NOT_PLACES_RX = re.compile("|".join(map(re.escape, NOT_PLACES)))
 # a university named after its province or city (浙江大学, 武汉大学) names the campus, not the place: a
 # place it implies comes from the store's landmarks (``landmark_cities``), never from the name's head

@@ -153,6 +153,23 @@ def before_the_open(query: str, reference_time: str, calls: list[Call]) -> str |
     return None
 
 
+#: the tools that serve sessions of a day, and when the day's last session ends (the catalog's
+#: descriptions: vaccination 14:00-16:30, clinics 13:30-17:00)
+LAST_SESSION_ENDS = {"vaccine_slots": (16, 30), "vaccine_book": (16, 30), "doctor_schedule": (17, 0), "appointment_book": (17, 0)}  # fmt: skip
+
+
+def sessions_over(reference_time: str, calls: list[Call]) -> str | None:
+    """今天去西宁打流感疫苗约得上吗 asked at 21:08: the day's sessions have ended, and a careful model
+    says so rather than look up today's slots (train round X)."""
+    now = datetime.fromisoformat(reference_time)
+    for c in calls:
+        end = LAST_SESSION_ENDS.get(c.name)
+        today = str(c.arguments.get("date", ""))[:10] == reference_time[:10]
+        if end is not None and today and (now.hour, now.minute) >= end:
+            return f"today's sessions asked at {now:%H:%M}, after the last one ended"
+    return None
+
+
 #: an event of the day a request asks the time of, and the field of the answer that gives it
 _EVENTS = (
     (re.compile(r"日出|太阳几点(?:出来|升)"), "sunrise"),
@@ -305,6 +322,7 @@ def contradiction(catalog: Catalog, query: str, reference_time: str, calls: list
         or now_contradiction(query, reference_time)
         or deadline_passed(query, reference_time)
         or before_the_open(query, reference_time, calls)
+        or sessions_over(reference_time, calls)
         or ambiguous_end(query)
         or ambiguous_shift(query)
         or ambiguous_airport(query, calls)
