@@ -483,10 +483,16 @@ def test_a_one_day_window_may_run_one_day_on_where_that_finds_the_same_matches()
     gold = [Call(name="match_schedule", arguments={"league": "nba", "date_from": "2026-03-15"})]
     ends = _find("3月15日那场NBA比赛谁赢了", gold).alternatives[0].extra.get("date_to", [])
     assert {"2026-03-15", "2026-03-16"} <= set(ends)  # no games on the 16th in the store
-    # where the next day has matches of its own, the longer window answers otherwise
+    # where the next day has matches of its own, the one-day-on source finds another answer; but the
+    # gold itself searches the tool's default week (to the 20th), so every end between the asked day
+    # and the 20th holds the asked day's match as the gold does (``widen.ends_between``, train round Y)
     busy = [Call(name="match_schedule", arguments={"league": "nba", "date_from": "2026-03-14"})]
     ends = _find("3月14日那场NBA比赛谁赢了", busy).alternatives[0].extra.get("date_to", [])
-    assert "2026-03-14" in ends and "2026-03-15" not in ends
+    assert sorted(ends) == [f"2026-03-{d}" for d in range(14, 21)]
+    one_day = [Call(name="match_schedule", arguments={**busy[0].arguments, "date_to": "2026-03-14"})]
+    assert "2026-03-15" not in _find("3月14日那场NBA比赛谁赢了", one_day).alternatives[0].values.get(
+        "date_to", []
+    )
 
 
 def test_a_request_that_names_no_mode_is_served_by_rail_and_coach_alike() -> None:
@@ -560,3 +566,24 @@ def test_a_roads_name_with_its_generic_suffix_is_the_same_road() -> None:
 
     tool = CAT.tool("traffic_road_status")
     assert value_reason(tool, {"city": "重庆", "road": "解放路"}, "road", "解放路", "重庆内环快速堵吗")
+
+
+def test_the_gold_and_another_plugins_reading_together_answer_too() -> None:
+    """train round Y: 6月26日厦门回佛山有车吗 — the coach (gold) and the train (another plugin's reading)
+    each answer 车; a model that searches both answers it as well. Only a gold of one call."""
+    from plugineval.builder.pccf.candidate import both_readings
+
+    gold = [
+        Call(name="coach_search", arguments={"from_city": "厦门", "to_city": "佛山", "date": "2026-06-26"})
+    ]
+    train = {
+        "name": "train_search_tickets",
+        "arguments": {"from_city": "厦门", "to_city": "佛山", "date": "2026-06-26"},
+    }
+    other = [{"calls": [train], "alternatives": [{"values": {}, "omittable": [], "free": [], "extra": {}}]}]
+    alts = [GoldAlternative(extra={"depart_after": ["00:00"]})]
+    both = both_readings(gold, alts, other)
+    assert [c["name"] for c in both[0]["calls"]] == ["coach_search", "train_search_tickets"]
+    assert both[0]["alternatives"][0]["extra"] == {"depart_after": ["00:00"]}
+    assert len(both[0]["alternatives"]) == 2
+    assert both_readings(gold * 2, alts * 2, other) == []

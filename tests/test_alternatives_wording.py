@@ -295,3 +295,21 @@ def test_a_total_asked_alone_takes_any_breakdown_that_keeps_it() -> None:
     assert sorted(extra.get("granularity", [])) == ["month", "week"]
     assert "granularity" not in _find("上个月每周一共走了多少步", ref, gold).alternatives[0].extra
     assert "granularity" not in _find("上个月走了多少步", ref, gold).alternatives[0].extra
+
+
+def test_every_end_between_two_accepted_ends_of_a_window_is_accepted() -> None:
+    """train round Y: 昨天英超布伦特福德那场几比几 took the asked day (08-23) and the tool's default week
+    (to 08-29) as ends of the window, but not 08-24 — a careful model's reading of an English
+    evening's match onto Beijing's next day. Each end between holds the asked day's match too."""
+    gold = [
+        Call(
+            name="match_schedule",
+            arguments={"date_from": "2025-08-23", "league": "epl", "team": "布伦特福德"},
+        )
+    ]
+    ends = (
+        _find("昨天英超布伦特福德那场几比几", "2025-08-24T15:03:00+08:00", gold)
+        .alternatives[0]
+        .extra["date_to"]
+    )
+    assert sorted(ends) == [f"2025-08-{d}" for d in range(23, 30)]

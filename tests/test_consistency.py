@@ -47,6 +47,7 @@ def test_an_event_of_today_asked_after_it_passed_is_no_record() -> None:
     evening = "2026-01-01T18:54:00+08:00"
     assert event_passed("南昌月亮几点落？", evening, call, answer) is not None
     assert event_passed("南昌日出几点", evening, call, answer) is not None
+    assert event_passed("南昌几点出太阳", evening, call, answer) is not None  # train round Y
     assert event_passed("南昌月亮几点落？", "2026-01-01T03:10:00+08:00", call, answer) is None
     assert event_passed("南昌月亮几点出来", evening, call, answer) is not None  # risen at 15:03
     assert event_passed("南昌月亮几点出来", "2026-01-01T12:00:00+08:00", call, answer) is None

@@ -126,6 +126,8 @@ async def _process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi:
             Task(cand.query, cand.reference_time, plugin, db), v.gold, tools, ctx.dbs
         )
         if other:
+            gold_alts = v.alternatives or alternatives_for(cat, v.gold)
+            other = [*other, *both_readings(v.gold, gold_alts, other)]
             v.alternative_calls = [*v.alternative_calls, *other]
             summary = v.evidence.setdefault("alternatives", {"tried": {}, "accepted": {}})
             summary["accepted"]["other_tool"] = len(other)
@@ -225,6 +227,21 @@ async def _process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi:
         "masked": cand.masked,
         "slot_key": list(map(str, cand.slot_key())),
     }
+
+
+def both_readings(gold: list[Call], gold_alts: list[Any], other: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The gold's call and another plugin's reading at once, where each alone answers the request
+    (6月26日厦门回佛山有车吗: the coach and the train, each a reading of 车; a model that searches both
+    answers it too, train round Y). Only for a gold of one call and readings of one call."""
+    if len(gold) != 1:
+        return []
+    mine = [c.model_dump() for c in gold]
+    alts = [a.model_dump() if hasattr(a, "model_dump") else a for a in gold_alts]
+    return [
+        {"calls": [*mine, *o["calls"]], "alternatives": [*alts, *o["alternatives"]]}
+        for o in other
+        if len(o["calls"]) == 1
+    ]
 
 
 def draft(

@@ -520,3 +520,37 @@ async def breakdown(
         if not isinstance(got, dict) or finds_nothing(got, tool) or totals(got) != totals(result):
             continue
         found.add(i, "values" if "granularity" in c.arguments else "extra", "granularity", v)
+
+
+#: the end of a window of days the tool searches
+_WINDOW_ENDS = ("date_to", "end_date")
+
+
+def ends_between(found: Found, gold: list[Call]) -> None:
+    """Every end between two accepted ends of a window of days (昨天英超布伦特福德那场几比几: the one day
+    asked, 08-23, and the tool's default week, to 08-29, are accepted, so 08-24 is too — a model that
+    reads an English evening's match onto Beijing's next day, train round Y). The wider end is accepted
+    because the answer holds the asked day's; each end between holds it as well."""
+    for i, c in enumerate(gold):
+        alt = found.alternatives[i]
+        for arg in _WINDOW_ENDS:
+            for listed in (alt.extra.get(arg), alt.values.get(arg)):
+                days = [
+                    date.fromisoformat(v)
+                    for v in listed or []
+                    if isinstance(v, str) and _ISO_DAY.fullmatch(v)
+                ]
+                own = c.arguments.get(arg)
+                if isinstance(own, str) and _ISO_DAY.fullmatch(own):
+                    days.append(date.fromisoformat(own))
+                if listed is None or len(days) < 2:
+                    continue
+                lo, hi = min(days), max(days)
+                for n in range(1, (hi - lo).days):
+                    v = (lo + timedelta(days=n)).isoformat()
+                    if v not in listed and v != own:
+                        listed.append(v)
+                        found.accepted["between"] += 1
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")

@@ -172,8 +172,8 @@ def sessions_over(reference_time: str, calls: list[Call]) -> str | None:
 
 #: an event of the day a request asks the time of, and the field of the answer that gives it
 _EVENTS = (
-    (re.compile(r"日出|太阳几点(?:出来|升)"), "sunrise"),
-    (re.compile(r"日落|太阳几点(?:落|下山)"), "sunset"),
+    (re.compile(r"日出|太阳几点(?:出来|升)|几点出太阳|几点天亮|天几点亮"), "sunrise"),
+    (re.compile(r"日落|太阳几点(?:落|下山)|几点天黑|天几点黑"), "sunset"),
     (re.compile(r"月出|月亮几点(?:出来|升)|月亮(?:什么|啥)时候(?:出来|升)"), "moonrise"),
     (re.compile(r"月落|月亮几点(?:落|下去|下山)|月亮(?:什么|啥)时候(?:落|下去)"), "moonset"),
 )
