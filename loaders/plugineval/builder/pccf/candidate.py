@@ -229,7 +229,9 @@ async def _process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi:
     }
 
 
-def both_readings(gold: list[Call], gold_alts: list[Any], other: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def both_readings(
+    gold: list[Call], gold_alts: list[Any], other: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """The gold's call and another plugin's reading at once, where each alone answers the request
     (6月26日厦门回佛山有车吗: the coach and the train, each a reading of 车; a model that searches both
     answers it too, train round Y). Only for a gold of one call and readings of one call."""
