@@ -198,7 +198,12 @@ def test_a_request_that_names_no_day_asks_about_today_and_one_day_of_forecast_se
     default of three days; a request that names no time asks about today. One that names a span
     (这几天) or a day of its own keeps the gold's window."""
     gold = [Call(name="weather_daily_forecast", arguments={"city": "无锡"})]
-    assert _find("无锡最高几度", REF, gold).alternatives[0].extra.get("days") == [1]
+    # the one day, and — no day said — any window up to the tool's fifteen (final sample 12)
+    assert sorted(_find("无锡最高几度", REF, gold).alternatives[0].extra.get("days", [])) == [
+        1,
+        2,
+        *range(4, 16),
+    ]
     assert "days" not in _find("无锡这几天天气", REF, gold).alternatives[0].extra
 
 
@@ -313,3 +318,15 @@ def test_every_end_between_two_accepted_ends_of_a_window_is_accepted() -> None:
         .extra["date_to"]
     )
     assert sorted(ends) == [f"2025-08-{d}" for d in range(23, 30)]
+
+
+def test_a_forecast_asked_without_a_day_takes_any_window_up_to_the_longest() -> None:
+    """final sample 12: 温州什么时候有雨 by the daily forecast with ``days: 15`` failed, though the request
+    bounds no span and the fifteen days hold the default three whole; every window between the one day
+    (``narrowed``) and the fifteen is accepted. A request that names its day keeps its own window."""
+    ref = "2026-01-11T11:27:00+08:00"
+    gold = [Call(name="weather_daily_forecast", arguments={"city": "温州"})]
+    days = _find("温州什么时候有雨", ref, gold).alternatives[0].extra["days"]
+    assert sorted(days) == [d for d in range(1, 16) if d != 3]  # 3, the default, is the gold's own
+    said = [Call(name="weather_daily_forecast", arguments={"city": "温州", "date": "2026-01-12", "days": 1})]
+    assert "days" not in _find("温州明天下雨吗", ref, said).alternatives[0].values

@@ -268,7 +268,7 @@ class AlternativeFinder:
         await spanned(self, found, gold, results, ref, query)
         await self._proposals(found, query, gold, answers, results, ref, trace)
         _keep_parts_apart(found, gold)
-        ends_between(found, gold)
+        ends_between(self.catalog, found, gold)
         if len(gold) == 1 and answers[0] is not None:  # last: it copies the gold's own alternatives
             await reversed_pair(self, found, 0, gold[0], ref, results[0])
         return found

@@ -93,6 +93,9 @@ async def widened(
         elif arg in ("limit", "max_results", "page_size"):
             if not _ALL.search(query) or _FEW.search(query):
                 continue
+        elif arg == "days":
+            if find_times(query, ref) or _FROM_NOW.search(query) or _SPAN_SAID.search(query):
+                continue  # the request names its own day or span (温州什么时候有雨 names none)
         else:
             continue
         if isinstance(default, int | float) and default >= top:
@@ -522,17 +525,31 @@ async def breakdown(
         found.add(i, "values" if "granularity" in c.arguments else "extra", "granularity", v)
 
 
+#: a span of days said without a date (这几天, 一周, 三天): the request's own window
+_SPAN_SAID = re.compile(r"几天|[一二三四五六七八九十两\d]+天|一周|一星期|周末")
+
 #: the end of a window of days the tool searches
 _WINDOW_ENDS = ("date_to", "end_date")
 
 
-def ends_between(found: Found, gold: list[Call]) -> None:
+def ends_between(catalog: Any, found: Found, gold: list[Call]) -> None:
     """Every end between two accepted ends of a window of days (昨天英超布伦特福德那场几比几: the one day
     asked, 08-23, and the tool's default week, to 08-29, are accepted, so 08-24 is too — a model that
     reads an English evening's match onto Beijing's next day, train round Y). The wider end is accepted
-    because the answer holds the asked day's; each end between holds it as well."""
+    because the answer holds the asked day's; each end between holds it as well. A forecast's ``days``
+    likewise, the default counting where the gold leaves it out (温州什么时候有雨: 1, the default 7 and the
+    tool's 15 accepted, so 3 too; final sample 12)."""
     for i, c in enumerate(gold):
         alt = found.alternatives[i]
+        sch = catalog.tool(c.name).properties.get("days", {})
+        listed = alt.extra.get("days") if "days" not in c.arguments else alt.values.get("days")
+        if sch.get("type") == "integer" and listed:
+            own = c.arguments.get("days", sch.get("default"))
+            counts = [v for v in [*listed, own] if isinstance(v, int)]
+            for v in range(min(counts) + 1, max(counts)) if len(counts) >= 2 else ():
+                if v not in listed and v != own:
+                    listed.append(v)
+                    found.accepted["between"] += 1
         for arg in _WINDOW_ENDS:
             for listed in (alt.extra.get(arg), alt.values.get(arg)):
                 days = [
