@@ -564,9 +564,9 @@ def ends_between(catalog: Any, found: Found, gold: list[Call]) -> None:
                     continue
                 lo, hi = min(days), max(days)
                 for n in range(1, (hi - lo).days):
-                    v = (lo + timedelta(days=n)).isoformat()
-                    if v not in listed and v != own:
-                        listed.append(v)
+                    end = (lo + timedelta(days=n)).isoformat()
+                    if end not in listed and end != own:
+                        listed.append(end)
                         found.accepted["between"] += 1
 
 
