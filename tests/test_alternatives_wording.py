@@ -330,3 +330,13 @@ def test_a_forecast_asked_without_a_day_takes_any_window_up_to_the_longest() -> 
     assert sorted(days) == [d for d in range(1, 16) if d != 3]  # 3, the default, is the gold's own
     said = [Call(name="weather_daily_forecast", arguments={"city": "温州", "date": "2026-01-12", "days": 1})]
     assert "days" not in _find("温州明天下雨吗", ref, said).alternatives[0].values
+
+
+def test_a_kind_every_item_shares_is_no_kind_the_request_asked_for() -> None:
+    """final sample 12 (reviewers): 后天洛阳有啥演出推荐 accepted ``category: concert`` because every show
+    the store finds that day is a concert; the request asks for any show, and a model that narrows it
+    to concerts answers less. A category is entailed by the items only beside the keyword the user
+    said (羽绒服 → clothing)."""
+    ref = "2026-11-24T22:43:00+08:00"
+    gold = [Call(name="show_search", arguments={"city": "洛阳", "date_from": "2026-11-26"})]
+    assert "category" not in _find("后天洛阳有啥演出推荐", ref, gold).alternatives[0].extra
