@@ -12,9 +12,11 @@ from ..normalize import all_places, find_numbers, is_relative, parse_absolute, r
 from ..normalize.calendar_expr import calendar_step
 from ..normalize.places import CITY_NICKNAMES
 from ..normalize.timeexpr import TimeValue
-from ..normalize.timerel import NAME_AFTER_MID
 from ..normalize.zones import DURATION_AFTER, ZONE_BEFORE, duration_of, zone
 
+# 中 after a month that starts a name, not the middle of the month: 上个月中信银行, 9月中国银行, 3月中山公园
+# (train round X)
+_NAME_AFTER_MID = "信国央山华石铁行心关医银粮建联兴海科大原环通"
 _TIME_START = re.compile(
     r"[0-9０-９零〇一二两三四五六七八九十今明后昨前大下上这本周星礼月年春中元端清国除圣平七重腊小早晚凌午半农阴冬正立雨惊谷芒夏处白秋寒霜]"
     r"|[去来](?=年)"  # 去年, 来年 (去 and 来 alone start no time: 去北京)
@@ -89,7 +91,7 @@ def find_times(text: str, reference_time: str) -> tuple[TimeMention, ...]:
                 continue
             if text[j : j + 1] == "气" and _WEEK_WEATHER.search(s):
                 continue
-            if s[-1] == "中" and text[j : j + 1] and text[j : j + 1] in NAME_AFTER_MID:
+            if s[-1] == "中" and j < n and text[j] in _NAME_AFTER_MID:
                 continue  # 上个月中信银行: 中 starts the bank's name, not the middle of the month
             v = parse_absolute(s, tz) or resolve(s, ref)
             if v is not None:

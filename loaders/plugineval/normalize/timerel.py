@@ -70,21 +70,16 @@ def _alt(words: object) -> str:
     return "|".join(sorted(words, key=len, reverse=True))  # type: ignore[call-overload]
 
 
-# 月中 (mid-month) never where 中 starts a name: 上个月中信银行, 9月中国银行, 5月中山公园 (train round X)
-NAME_AFTER_MID = "信国央山华石铁行心关医银粮建联兴海科大原环通"
-_MID = rf"中(?![{NAME_AFTER_MID}])"
-
-
 _DAY_PART = (
     rf"(?:(?P<rd>{_alt(_DAY_WORDS)})|(?P<rdp>{_alt(_DAY_PERIODS)})"
     r"|(?P<wp>上上|下下|上|这|本|下)?个?(?P<ww>周|星期|礼拜)(?P<wd>[一二三四五六日天七末])?"
-    rf"|(?P<mp>上上|下下|上|这|本|下)个?月(?:(?P<mday>{N})[号日]|(?P<mt>底|末|初|{_MID}))?"
-    rf"|(?P<yp>{_alt(_YEARS)})(?:(?P<ym>{N})月(?:(?P<yd>{N})[日号]?|(?P<ymt>底|末|初|{_MID}|份))?"
+    rf"|(?P<mp>上上|下下|上|这|本|下)个?月(?:(?P<mday>{N})[号日]|(?P<mt>底|末|初|中))?"
+    rf"|(?P<yp>{_alt(_YEARS)})(?:(?P<ym>{N})月(?:(?P<yd>{N})[日号]?|(?P<ymt>底|末|初|中|份))?"
     rf"|(?P<yhol>{HOL})|(?P<yt>底|末|初))?"
     rf"|(?P<ay>\d{{4}})年(?P<ahol>{HOL})"
-    rf"|(?P<mm>{N})月(?:(?P<md>{N})[日号]?|(?P<mmt>底|末|初|{_MID}|份))?"
+    rf"|(?P<mm>{N})月(?:(?P<md>{N})[日号]?|(?P<mmt>底|末|初|中|份))?"
     rf"|(?P<dom>{N})[号日]"
-    rf"|(?P<bmt>月底|月末|月初|月{_MID})|(?P<byt>年底|年末|年初)"
+    r"|(?P<bmt>月底|月末|月初|月中)|(?P<byt>年底|年末|年初)"
     rf"|(?P<hol>{HOL})"
     rf"|(?P<on>{N}|半)(?P<oh>个半)?个?(?P<ou>天|日|周|星期|礼拜|月|年)"
     r"(?P<od>后|之后|以后|过后|前|之前|以前))"
@@ -102,7 +97,7 @@ _NOW_RE = re.compile(r"现在|此刻|当前|目前|此时|当下")
 _REL_RE = re.compile(
     rf"{_alt(_DAY_WORDS)}|{_alt(_DAY_PERIODS)}"
     r"|(?:上上|下下|上|这|本|下)个?(?:周|星期|礼拜|月|季度)|(?:周|星期|礼拜)[一二三四五六日天七末]"
-    rf"|{_alt(_YEARS)}|(?<![{_DIGITS}])月(?:[底末初]|{_MID})|(?<![{_DIGITS}])年[底末初]"
+    rf"|{_alt(_YEARS)}|(?<![{_DIGITS}])月[底末初中]|(?<![{_DIGITS}])年[底末初]"
     rf"|(?<![年{_DIGITS}])[{_DIGITS}]+月|(?<![月{_DIGITS}-])[{_DIGITS}]+[号日]"
     # (searched: a run of numerals is tried from its first character only, never again inside it)
     rf"|(?<![{_DIGITS}半几])[{_DIGITS}半几]+个?半?(?:秒钟?|分钟|刻钟|小时|钟头|天|日|周|星期|礼拜|月|年)"

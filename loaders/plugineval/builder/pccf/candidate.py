@@ -15,7 +15,7 @@ from typing import Any
 from plugineval._resources import hash_folder, package_folder
 from plugineval.baselines.router import ReferenceRouter
 from plugineval.catalog import Catalog
-from plugineval.schema import Call, Record
+from plugineval.schema import Call, GoldAlternative, Record
 
 from ..synth.consistency import contradiction, same_ends
 from ..synth.grammar import DEEP_STEPS, Pattern, PluginGrammar
@@ -230,7 +230,7 @@ async def _process(ctx: Context, key: str, split: str, unit: Unit, prefer_multi:
 
 
 def both_readings(
-    gold: list[Call], gold_alts: list[Any], other: list[dict[str, Any]]
+    gold: list[Call], gold_alts: list[GoldAlternative], other: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """The gold's call and another plugin's reading at once, where each alone answers the request
     (6月26日厦门回佛山有车吗: the coach and the train, each a reading of 车; a model that searches both
@@ -238,7 +238,7 @@ def both_readings(
     if len(gold) != 1:
         return []
     mine = [c.model_dump() for c in gold]
-    alts = [a.model_dump() if hasattr(a, "model_dump") else a for a in gold_alts]
+    alts = [a.model_dump() for a in gold_alts]
     return [
         {"calls": [*mine, *o["calls"]], "alternatives": [*alts, *o["alternatives"]]}
         for o in other

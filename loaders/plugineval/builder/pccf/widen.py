@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -546,26 +547,35 @@ def ends_between(catalog: Any, found: Found, gold: list[Call]) -> None:
         listed = alt.extra.get("days") if "days" not in c.arguments else alt.values.get("days")
         if sch.get("type") == "integer" and listed:
             own = c.arguments.get("days", sch.get("default"))
-            counts = [v for v in [*listed, own] if isinstance(v, int)]
-            for v in range(min(counts) + 1, max(counts)) if len(counts) >= 2 else ():
-                if v not in listed and v != own:
-                    listed.append(v)
-                    found.accepted["between"] += 1
+            if added := _between(listed, own, _count, int):
+                found.accepted["between"] += added
         for arg in _WINDOW_ENDS:
             for listed in (alt.extra.get(arg), alt.values.get(arg)):
-                days = [
-                    date.fromisoformat(v)
-                    for v in listed or []
-                    if isinstance(v, str) and _ISO_DAY.fullmatch(v)
-                ]
-                own = c.arguments.get(arg)
-                if isinstance(own, str) and _ISO_DAY.fullmatch(own):
-                    days.append(date.fromisoformat(own))
-                if listed is None or len(days) < 2:
-                    continue
-                lo, hi = min(days), max(days)
-                for n in range(1, (hi - lo).days):
-                    end = (lo + timedelta(days=n)).isoformat()
-                    if end not in listed and end != own:
-                        listed.append(end)
-                        found.accepted["between"] += 1
+                if listed is not None and (added := _between(listed, c.arguments.get(arg), _day, _iso_day)):
+                    found.accepted["between"] += added
+
+
+def _count(v: Any) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def _day(v: Any) -> int | None:
+    return date.fromisoformat(v).toordinal() if isinstance(v, str) and _ISO_DAY.fullmatch(v) else None
+
+
+def _iso_day(n: int) -> str:
+    return date.fromordinal(n).isoformat()
+
+
+def _between(
+    listed: list[Any], own: Any, key: Callable[[Any], int | None], value: Callable[[int], Any]
+) -> int:
+    """Adds to ``listed`` every value between the least and the greatest of ``listed`` and ``own``, as
+    ``key`` orders them (a value it cannot read is left out), never ``own`` itself; how many it added."""
+    keys = [k for k in map(key, [*listed, own]) if k is not None]
+    added = 0
+    for k in range(min(keys) + 1, max(keys)) if len(keys) >= 2 else ():
+        if (v := value(k)) not in listed and v != own:
+            listed.append(v)
+            added += 1
+    return added
