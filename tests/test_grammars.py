@@ -308,6 +308,44 @@ def test_patterns_that_pack_in_more_values_are_drawn_less_often() -> None:
     assert said_weight(pat("给{p}充话费"), slots) == 1 / 2
 
 
+def test_a_shorter_wording_is_drawn_more_often_never_alone() -> None:
+    """Of a pattern's alternatives the shorter branch is likelier, by ``SHORTER_BRANCH`` per character
+    (an empty branch likeliest); every branch is still drawn."""
+    import random
+    from collections import Counter
+
+    from plugineval.builder.synth.synthesizer import SHORTER_BRANCH, branch_choice
+
+    rng = random.Random(7)
+    n = 20000
+    drawn = Counter(tuple(branch_choice("{kw}[|有卖的吗|网上有卖的吗]{x}[想买|准备入手]", rng)) for _ in range(n))
+    first = Counter(c[0] for c in drawn.elements())
+    second = Counter(c[1] for c in drawn.elements())
+    w = [1.0, SHORTER_BRANCH**4, SHORTER_BRANCH**6]
+    for i in range(3):
+        assert abs(first[i] / n - w[i] / sum(w)) < 0.015
+    assert first[0] > first[1] > first[2] > 0
+    assert second[0] > second[1] > 0
+    # a slot inside a branch counts as one character
+    assert Counter(branch_choice("[{city}的|全国的]", rng)[0] for _ in range(4000))[0] > 2000
+
+
+def test_a_pattern_said_in_fewer_words_is_drawn_more_often() -> None:
+    """Among a unit's patterns, each character of wording around the values lowers the draw weight by
+    ``SHORTER_PATTERN``; an alternative counts by the branch lengths it is drawn with."""
+    from plugineval.builder.pccf.said import SHORTER_PATTERN, draw_weight, literal_length, said_weight
+    from plugineval.builder.synth.grammar import Pattern
+
+    def pat(text: str) -> Pattern:
+        return Pattern.model_validate({"id": "p", "text": text, "calls": []})
+
+    assert literal_length(pat("{city}天气")) == 2
+    assert literal_length(pat("{kw}[|有卖的吗]")) < 2 < literal_length(pat("{kw}[有卖的吗|有吗]")) < 4
+    short, long = pat("{kw}多少钱"), pat("家里的{kw}彻底坏了想换个新的")
+    assert said_weight(short) == said_weight(long)
+    assert draw_weight(short) / draw_weight(long) == pytest.approx(SHORTER_PATTERN ** (3 - 12))
+
+
 def test_a_code_the_store_selects_is_an_identifier() -> None:
     """A slot whose value is an order, tracking, flight, train or account number, a stock, fund or
     typhoon code is declared ``identifier`` (drawn less often): the list cannot drift as slots are added."""

@@ -38,7 +38,7 @@ from .records import (
 )
 from .result import CandidateResult
 from .retriever import TemplateRetriever
-from .said import said_weight
+from .said import draw_weight
 from .stage1 import StageOne, Verification
 
 # how a person mentions the target's business while asking for something else (the offline
@@ -252,7 +252,7 @@ def draft(
     """One synthesized draft, every draw from ``rng``: a pattern of ``pats``, a reference time, the
     slots filled from the store (None when they cannot be)."""
     cfg, cat = ctx.cfg, ctx.catalog
-    pattern = rng.choices(pats, weights=[said_weight(p, ctx.grammars[plugin_id].slots) for p in pats])[0]
+    pattern = rng.choices(pats, weights=[draw_weight(p, ctx.grammars[plugin_id].slots) for p in pats])[0]
     ref = reference_time(rng, cfg.records.ref_start, cfg.records.ref_end)
     cand = instantiate(
         pattern,

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ..synth.grammar import SLOT_RE, Pattern, SlotSpec
+from ..synth.grammar import ALT_RE, SLOT_RE, Pattern, SlotSpec
+from ..synth.synthesizer import SHORTER_BRANCH
 
-__all__ = ["DATE_FORMS", "said_cost", "said_weight", "unit_weight"]
+__all__ = ["DATE_FORMS", "draw_weight", "literal_length", "said_cost", "said_weight", "unit_weight"]
 
 #: slot forms that say a day by its calendar date (3月20号, 2026年3月20日): people name a day by 明天
 #: or 周五 far more often (0.4 % of real requests to a voice assistant say a calendar date; 15 % of the
@@ -72,3 +73,27 @@ def unit_weight(pats: list[Pattern], slots: Mapping[str, SlotSpec] | None = None
         return 0.0
     # (三条"昨天X灰蒙蒙的，是雾霾吗" in one blind sample of sixty): its weight shrinks below FEW_PATTERNS
     return sum(w * w for w in ws) / sum(ws) * min(1.0, len(ws) / FEW_PATTERNS)
+
+
+#: how much likelier a pattern of its scenario is for each character of wording it says fewer (its
+#: values aside, which ``said_weight`` counts): 想买双跑步鞋 over 家里的跑步鞋彻底坏了想换个新的
+SHORTER_PATTERN = 0.9
+
+
+def literal_length(p: Pattern) -> float:
+    """The characters a pattern's wording says around its values: its literal text, and each
+    alternative group's branches by the weights they are drawn with (``SHORTER_BRANCH``)."""
+    text = SLOT_RE.sub("", p.text)
+    n = float(len(ALT_RE.sub("", text)))
+    for m in ALT_RE.finditer(text):
+        branches = m.group(1).split("|")
+        ws = [SHORTER_BRANCH ** len(b) for b in branches]
+        n += sum(w * len(b) for w, b in zip(ws, branches, strict=True)) / sum(ws)
+    return n
+
+
+def draw_weight(p: Pattern, slots: Mapping[str, SlotSpec] | None = None) -> float:
+    """How often a pattern is drawn among the patterns a unit's draft chooses from: ``said_weight``,
+    and ``SHORTER_PATTERN`` for each character of its ``literal_length``. The unit's share of its tier
+    stays ``unit_weight``'s: the wording decides which of a unit's patterns, not how many records."""
+    return said_weight(p, slots) * SHORTER_PATTERN ** literal_length(p)
