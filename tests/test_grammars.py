@@ -318,7 +318,9 @@ def test_a_shorter_wording_is_drawn_more_often_never_alone() -> None:
 
     rng = random.Random(7)
     n = 20000
-    drawn = Counter(tuple(branch_choice("{kw}[|有卖的吗|网上有卖的吗]{x}[想买|准备入手]", rng)) for _ in range(n))
+    drawn = Counter(
+        tuple(branch_choice("{kw}[|有卖的吗|网上有卖的吗]{x}[想买|准备入手]", rng)) for _ in range(n)
+    )
     first = Counter(c[0] for c in drawn.elements())
     second = Counter(c[1] for c in drawn.elements())
     w = [1.0, SHORTER_BRANCH**4, SHORTER_BRANCH**6]
