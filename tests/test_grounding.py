@@ -252,7 +252,7 @@ def test_a_grammars_dated_start_before_a_bare_end_draws_the_end_within_the_year_
                         continue
                     seen += 1
                     assert b.min_days - a.max_days >= 0 and b.max_days - a.min_days < 365, p.id
-    assert seen >= 2
+    assert seen >= 1
 
 
 # --- labels --------------------------------------------------------------------------------------

@@ -55,6 +55,7 @@ from .grounding import contrasts, drops_part, is_city, said, said_values, value_
 from .implied import carried, implied
 from .labels import own_words
 from .merge import merged, spanned, united
+from .pairs import back_start, parallel_empty
 from .stated import stated_id
 from .widen import (
     breakdown,
@@ -258,6 +259,7 @@ class AlternativeFinder:
             await scaled(self, found, i, c, ref, results[i])
             await narrowed_start(self, found, i, c, query, ref, results[i])
             await one_day_end(self, found, i, c, query, ref)
+            await back_start(self, found, i, c, query, ref)
             await self._omitted(found, i, c, query, ref, answer, results[i])
             await widened(self, found, i, c, query, ref, results[i])
             await widened_end(self, found, i, c, query, ref, results[i])
@@ -267,6 +269,7 @@ class AlternativeFinder:
         await united(self, found, gold, results, ref, query)
         await spanned(self, found, gold, results, ref, query)
         await self._proposals(found, query, gold, answers, results, ref, trace)
+        await parallel_empty(self, found, gold, ref)
         _keep_parts_apart(found, gold)
         ends_between(self.catalog, found, gold)
         if len(gold) == 1 and answers[0] is not None:  # last: it copies the gold's own alternatives

@@ -96,4 +96,4 @@ def draw_weight(p: Pattern, slots: Mapping[str, SlotSpec] | None = None) -> floa
     """How often a pattern is drawn among the patterns a unit's draft chooses from: ``said_weight``,
     and ``SHORTER_PATTERN`` for each character of its ``literal_length``. The unit's share of its tier
     stays ``unit_weight``'s: the wording decides which of a unit's patterns, not how many records."""
-    return said_weight(p, slots) * SHORTER_PATTERN ** literal_length(p)
+    return said_weight(p, slots) * float(SHORTER_PATTERN ** literal_length(p))

@@ -1,0 +1,67 @@
+"""Readings the request's own words give where execution cannot tell them apart (``pccf/pairs.py``):
+a window counted back by months or weeks, and a part asked beside a parallel one that lists nothing."""
+
+from __future__ import annotations
+
+from test_alternatives import _find
+
+from plugineval.schema import Call
+
+AUG28 = "2026-08-28T07:41:00+08:00"
+
+
+def _history(start: str, symbol: str = "恒生银行") -> list[Call]:
+    return [
+        Call(
+            name="stock_history",
+            arguments={"symbol": symbol, "market": "hk", "start_date": start, "end_date": "2026-08-28"},
+        )
+    ]
+
+
+def test_a_month_counted_back_starts_on_the_same_date_a_month_ago_as_well() -> None:
+    # train round Z: 港股恒生银行最近一个月涨了多少 on 08-28, gold from 07-29, a model's 07-28 failed
+    found = _find("港股恒生银行最近一个月涨了多少", _history("2026-07-29"), ref=AUG28)
+    assert found.alternatives[0].values.get("start_date") == ["2026-07-28"]
+    two_weeks = _find("港股恒生银行最近两周走势", _history("2026-08-15"), ref=AUG28)
+    assert two_weeks.alternatives[0].values.get("start_date") == ["2026-08-14"]
+
+
+def test_no_earlier_start_where_the_request_counts_no_window_back() -> None:
+    # a start the user said (从8月1号起) or days counted back (近七天: today counted) stay as read
+    said = _find("港股恒生银行从7月29号到今天涨了多少", _history("2026-07-29"), ref=AUG28)
+    assert "start_date" not in said.alternatives[0].values
+    days = _find("港股恒生银行近七天涨了多少", _history("2026-08-22"), ref=AUG28)
+    assert "start_date" not in days.alternatives[0].values
+    # a gold whose start is not the window's is not the reading this adds to
+    other = _find("港股恒生银行最近一个月涨了多少", _history("2026-07-20"), ref=AUG28)
+    assert "2026-07-19" not in other.alternatives[0].values.get("start_date", [])
+
+
+def _pair(first: str, second: str) -> list[Call]:
+    return [
+        Call(
+            name="poi_search_nearby",
+            arguments={"city": "深圳", "keyword": kw, "near": "宝安机场", "sort_by": "rating"},
+        )
+        for kw in (first, second)
+    ]
+
+
+def test_a_part_that_lists_nothing_is_read_like_its_parallel_part() -> None:
+    # train round Z: 西餐 near the airport lists nothing, 面馆 lists restaurants; category restaurant
+    # (and the airport's full name) accepted for 面馆 are accepted for 西餐, whose answer stays empty
+    found = _find(
+        "深圳宝安机场附近西餐厅和面馆哪家好？", _pair("西餐", "面馆"), ref="2025-10-05T14:29:00+08:00"
+    )
+    empty, listed = found.alternatives
+    assert listed.extra.get("category") == ["restaurant"]
+    assert empty.extra.get("category") == ["restaurant"]
+    assert empty.values.get("near") == listed.values.get("near")
+    assert found.tried["parallel_empty"] >= 1
+
+
+def test_parts_that_both_list_something_keep_their_own_readings() -> None:
+    found = _find("深圳宝安机场附近面馆和火锅哪家好", _pair("面馆", "火锅"), ref="2025-10-05T14:29:00+08:00")
+    assert all(r["pois"] for r in found.results)  # both parts list a restaurant
+    assert found.tried["parallel_empty"] == 0
