@@ -300,6 +300,13 @@ def test_a_total_asked_alone_takes_any_breakdown_that_keeps_it() -> None:
     assert sorted(extra.get("granularity", [])) == ["month", "week"]
     assert "granularity" not in _find("上个月每周一共走了多少步", ref, gold).alternatives[0].extra
     assert "granularity" not in _find("上个月走了多少步", ref, gold).alternatives[0].extra
+    # an average asked alone (平均每天, 日均: train round AB) is such a total; its 每天 is no breakdown
+    for q in ("上个月平均每天走了多少", "上个月日均多少步"):
+        assert sorted(_find(q, ref, gold).alternatives[0].extra.get("granularity", [])) == [
+            "month",
+            "week",
+        ], q
+    assert "granularity" not in _find("上个月每天平均多少步", ref, gold).alternatives[0].extra
 
 
 def test_every_end_between_two_accepted_ends_of_a_window_is_accepted() -> None:

@@ -492,8 +492,10 @@ async def reversed_pair(
             found.reject("reversed_pair", "changes_the_answer")
 
 
-# the request asks a total (一共, 总共, 加起来) and no breakdown of it (每天, 按周, 哪天)
-_TOTAL = re.compile(r"一共|总共|合计|累计|总计|加起来|总数")
+# the request asks a total (一共, 总共, 加起来) or an average (平均每天, 日均) and no breakdown of it
+# (每天, 按周, 哪天); the 每天 of 平均每天 names the average, no breakdown (train round AB)
+_TOTAL = re.compile(r"一共|总共|合计|累计|总计|加起来|总数|平均|日均")
+_AVERAGE = re.compile(r"(平均|日均)每(天|日)")
 _BREAKDOWN = re.compile(r"每(天|日|周|星期|礼拜|月)|按(天|日|周|月)|哪(天|周|个月)|最(多|少|高|低)")
 
 
@@ -509,7 +511,8 @@ async def breakdown(
     sch = tool.properties.get("granularity", {})
     if "enum" not in sch or not isinstance(result, dict) or finds_nothing(result, tool):
         return
-    if not _TOTAL.search(query) or _BREAKDOWN.search(query):
+    asked = _AVERAGE.sub("平均", query)
+    if not _TOTAL.search(asked) or _BREAKDOWN.search(asked):
         return
 
     def totals(answer: dict[str, Any]) -> dict[str, Any]:
