@@ -67,12 +67,12 @@ async def parallel_empty(finder: AlternativeFinder, found: Found, gold: list[Cal
     lists something — an argument it adds, another value of an argument both share — where this part
     with it still lists nothing."""
     for i, c in enumerate(gold):
-        mine = found.results[i] if i < len(found.results) else None
+        mine = found.results[i]  # one answer per gold call (None: the call failed)
         tool = finder.catalog.tool(c.name)
         if mine is None or not finds_nothing(mine, tool):
             continue
         for j, other in enumerate(gold):
-            theirs = found.results[j] if j < len(found.results) else None
+            theirs = found.results[j]
             if j == i or theirs is None or finds_nothing(theirs, tool) or not _parallel(c, other):
                 continue
             alt = found.alternatives[j]
