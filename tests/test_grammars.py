@@ -343,6 +343,13 @@ def test_a_pattern_said_in_fewer_words_is_drawn_more_often() -> None:
 
     assert literal_length(pat("{city}天气")) == 2
     assert literal_length(pat("{kw}[|有卖的吗]")) < 2 < literal_length(pat("{kw}[有卖的吗|有吗]")) < 4
+    # a slot inside a branch weighs as drawn (one character), and its value is not wording:
+    # [有{op}的|附近] is drawn 0.8**3 : 0.8**2 and says 2 characters either way
+    assert literal_length(pat("[有{op}的|附近]充电站")) == pytest.approx(5)
+    # [有{op}的吗|附近的呢]: 3 or 4 characters around the value, both drawn as 4 (not weighed 0.8**3 : 0.8**4)
+    w = 0.8**3 / (0.8**3 + 0.8**4)
+    said = literal_length(pat("[有{op}的吗|附近的呢]"))
+    assert said == pytest.approx(3.5) != pytest.approx(3 * w + 4 * (1 - w))
     short, long = pat("{kw}多少钱"), pat("家里的{kw}彻底坏了想换个新的")
     assert said_weight(short) == said_weight(long)
     assert draw_weight(short) / draw_weight(long) == pytest.approx(SHORTER_PATTERN ** (3 - 12))

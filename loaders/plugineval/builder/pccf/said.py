@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ..synth.grammar import ALT_RE, SLOT_RE, Pattern, SlotSpec
-from ..synth.synthesizer import SHORTER_BRANCH
+from ..synth.grammar import ALT_RE, SLOT_RE, Pattern, SlotSpec, alternatives
+from ..synth.synthesizer import branch_weights
 
 __all__ = ["DATE_FORMS", "draw_weight", "literal_length", "said_cost", "said_weight", "unit_weight"]
 
@@ -82,13 +82,12 @@ SHORTER_PATTERN = 0.9
 
 def literal_length(p: Pattern) -> float:
     """The characters a pattern's wording says around its values: its literal text, and each
-    alternative group's branches by the weights they are drawn with (``SHORTER_BRANCH``)."""
-    text = SLOT_RE.sub("", p.text)
-    n = float(len(ALT_RE.sub("", text)))
-    for m in ALT_RE.finditer(text):
-        branches = m.group(1).split("|")
-        ws = [SHORTER_BRANCH ** len(b) for b in branches]
-        n += sum(w * len(b) for w, b in zip(ws, branches, strict=True)) / sum(ws)
+    alternative group's branches by the weights they are drawn with (``synth.synthesizer.branch_weights``)."""
+    n = float(len(SLOT_RE.sub("", ALT_RE.sub("", p.text))))
+    for branches in alternatives(p.text):
+        ws = branch_weights(branches)
+        lengths = [len(SLOT_RE.sub("", b)) for b in branches]
+        n += sum(w * k for w, k in zip(ws, lengths, strict=True)) / sum(ws)
     return n
 
 

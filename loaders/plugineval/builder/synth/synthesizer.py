@@ -113,13 +113,16 @@ FILL_ATTEMPTS = 4
 SHORTER_BRANCH = 0.8
 
 
+def branch_weights(group: list[str]) -> list[float]:
+    """The draw weight of each branch of one alternative group: ``SHORTER_BRANCH`` per character, a
+    slot counting as one. ``branch_choice`` draws by it and ``pccf.said.literal_length`` weighs by it."""
+    return [SHORTER_BRANCH ** len(SLOT_RE.sub("值", b)) for b in group]
+
+
 def branch_choice(text: str, rng: random.Random) -> list[int]:
     """A branch of each alternative group of ``text``, the shorter ones drawn more often
     (``SHORTER_BRANCH``)."""
-    return [
-        rng.choices(range(len(g)), weights=[SHORTER_BRANCH ** len(SLOT_RE.sub("值", b)) for b in g])[0]
-        for g in alternatives(text)
-    ]
+    return [rng.choices(range(len(g)), weights=branch_weights(g))[0] for g in alternatives(text)]
 
 
 def instantiate(
