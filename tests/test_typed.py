@@ -86,6 +86,24 @@ def test_a_request_ends_with_a_mark_as_often_as_real_ones_do() -> None:
     assert all(typed([(f"台风{2200 + i}", True)]).endswith(str(2200 + i)) for i in range(200))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "海口1月13日下不下雨",
+        "充电会不会排长队",
+        "上个月水费交了没",
+        "骑车要多久",
+        "开车到新天地多远",
+        "昨天算不算透雨",
+    ],
+)
+def test_an_a_not_a_question_or_a_closing_mei_never_ends_with_a_full_stop(text: str) -> None:
+    """A question said without a question word (下不下, 会不会, 多久, 交了没) is a question: it may end with
+    ？, never with 。."""
+    ends = {typed([(f"城市{i}{text}", True)])[-1] for i in range(200)}
+    assert "。" not in ends and "？" in ends
+
+
 def test_now_and_then_a_request_carries_a_slip_in_its_own_words_never_in_a_value(
     monkeypatch, no_marks
 ) -> None:

@@ -36,10 +36,12 @@ DROP_COMMAS = 0.8
 STANDARD_WORDS = 0.65
 QUESTION_MARK = 0.25
 FULL_STOP = 0.23
-#: a question as the real reference's questions are told apart: a question word or particle (read
-#: only on a request that ends without a mark, ``_MARKED_END``)
+#: a question as the real reference's questions are told apart: a question word or particle, an
+#: A-not-A (下不下, 会不会排队), 多久 / 多远 and a closing 没 (交了没) — read only on a request that ends
+#: without a mark (``_MARKED_END``). Blind raters named 海口明天下不下雨。 and 排多久。 as written to order
 QUESTION = re.compile(
     r"[吗呢么吧嘛]$|什么|多少|几|怎么|哪|谁|啥|咋|是否|有没有|能不能|是不是|如何|要不要|[^一-龥]?不[一-龥]?$"
+    r"|多[久远长大高重]|([一-龥])不\1|没有?$"
 )
 SLIP = 0.05
 #: what people meant to write -> the slip they make of it (a pattern's own words only)
