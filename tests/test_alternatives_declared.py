@@ -71,3 +71,29 @@ def test_a_declared_reading_takes_its_own_grounded_variants() -> None:
     got = anyio.run(go)
     assert len(got) == 1
     assert 18 in got[0]["alternatives"][1]["extra"].get("start_hour", [])
+
+
+def test_an_hourly_forecast_beside_a_watched_sunset_may_start_at_any_hour_before_it() -> None:
+    """train round AC: 后天佛山看夕阳几点去合适, answered by the sun's times and the hourly forecast from
+    15:00. Every start up to the sunset's hour still lists that hour; a later one does not, and a
+    request that watches neither sunset nor sunrise takes no start."""
+    from plugineval.builder.pccf.config import BuildConfig
+
+    cfg = BuildConfig.load()
+    gold = [Call(name="sun_moon_times", arguments={"city": "佛山", "date": "2026-04-26"})]
+    also = [[gold[0], Call(name="weather_hourly_forecast", arguments={"city": "佛山", "date": "2026-04-26"})]]
+    offered = ["sun_moon_times", "weather_hourly_forecast"]
+
+    def run(query: str) -> list[dict[str, Any]]:
+        async def go() -> list[dict[str, Any]]:
+            async with ToolExecutor(CAT, cfg.store_seed) as ex:
+                finder = AlternativeFinder(CAT, StageOne(Stage1(), CAT, ex, []))
+                return await declared(
+                    finder, gold, gold, also, offered, "2026-04-24T11:37:00+08:00", None, query
+                )
+
+        return anyio.run(go)
+
+    starts = run("后天佛山看夕阳几点去合适")[0]["alternatives"][1]["extra"]["start_hour"]
+    assert 15 in starts and 18 in starts and 19 not in starts  # sunset 18:52
+    assert "start_hour" not in run("后天佛山白天多长")[0]["alternatives"][1]["extra"]

@@ -65,3 +65,20 @@ def test_parts_that_both_list_something_keep_their_own_readings() -> None:
     found = _find("深圳宝安机场附近面馆和火锅哪家好", _pair("面馆", "火锅"), ref="2025-10-05T14:29:00+08:00")
     assert all(r["pois"] for r in found.results)  # both parts list a restaurant
     assert found.tried["parallel_empty"] == 0
+
+
+def test_an_empty_part_takes_the_kind_its_own_name_shows_not_its_parallel_parts() -> None:
+    # train round AC: 武汉汉口站瑞幸和海底捞评分高的. Near 汉口站 瑞幸 lists nothing; 海底捞's items show
+    # restaurant, but 瑞幸's items elsewhere in 武汉 are cafes: category cafe is read for it, not restaurant
+    calls = [
+        Call(
+            name="poi_search_nearby",
+            arguments={"city": "武汉", "keyword": kw, "near": "汉口站", "sort_by": "rating"},
+        )
+        for kw in ("瑞幸", "海底捞")
+    ]
+    found = _find("武汉汉口站瑞幸和海底捞评分高的", calls, ref="2025-07-24T10:37:00+08:00")
+    assert not found.results[0]["pois"] and found.results[1]["pois"]  # the case: one part lists nothing
+    empty, listed = found.alternatives
+    assert listed.extra.get("category") == ["restaurant"]
+    assert empty.extra.get("category") == ["cafe"]

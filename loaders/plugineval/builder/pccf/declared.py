@@ -65,5 +65,46 @@ async def declared(
         alts = alternatives_for(finder.catalog, calls)
         if query is not None:
             alts = (await finder.find(query, ref, calls, alts, [])).alternatives
+            await _watched_from(finder, calls, alts, results, query, ref)
         out.append({"calls": [c.model_dump() for c in calls], "alternatives": [a.model_dump() for a in alts]})
     return out
+
+
+#: the moment a request about the sun watches, by its words, and the field of the sun's times holding it
+_WATCHED = (("sunset", ("日落", "夕阳", "晚霞", "落日")), ("sunrise", ("日出",)))
+
+
+async def _watched_from(
+    finder: AlternativeFinder,
+    calls: list[Call],
+    alts: list[Any],
+    results: list[Any],
+    query: str,
+    ref: str,
+) -> None:
+    """An hourly forecast beside the sun's times for a sunset or sunrise watched (后天佛山看夕阳几点去合适,
+    train round AC): a model that starts the forecast at an hour of its choosing (``start_hour: 15``)
+    answers it as well, so long as the forecast still lists the watched hour — each such start is an
+    accepted ``extra``, by execution."""
+    hour = next(
+        (
+            int(r[field][:2])
+            for field, words in _WATCHED
+            if any(w in query for w in words)
+            for r in results
+            if isinstance(r, dict) and isinstance(r.get(field), str) and r[field][:2].isdigit()
+        ),
+        None,
+    )
+    if hour is None:
+        return
+    for k, c in enumerate(calls):
+        if "start_hour" not in finder.catalog.tool(c.name).properties or "start_hour" in c.arguments:
+            continue
+        for h in range(hour + 1):
+            if h in alts[k].extra.get("start_hour", []):
+                continue
+            r = await finder._run(Call(name=c.name, arguments={**c.arguments, "start_hour": h}), ref)
+            listed = json.dumps(r, ensure_ascii=False) if r is not None else ""
+            if f'"{hour:02d}:00"' in listed:
+                alts[k].extra.setdefault("start_hour", []).append(h)

@@ -16,12 +16,12 @@ from __future__ import annotations
 import json
 import re
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from plugineval.baselines.textscan import find_times
 from plugineval.schema import Call
 
-from .answers import finds_nothing
+from .answers import finds_nothing, shared_values
 
 if TYPE_CHECKING:
     from .alternatives import AlternativeFinder
@@ -84,6 +84,9 @@ async def parallel_empty(finder: AlternativeFinder, found: Found, gold: list[Cal
                 if c.arguments.get(a) == other.arguments.get(a)
             ]
             for kind, arg, vals in offers:
+                if kind == "extra":  # what this part's own name is, where its items show it elsewhere
+                    own = await _kind_of_name(finder, c, arg, ref)
+                    vals = vals if own is None else own
                 for v in list(vals):
                     mine_alt = found.alternatives[i]
                     if v in (mine_alt.extra if kind == "extra" else mine_alt.values).get(arg, []):
@@ -92,3 +95,18 @@ async def parallel_empty(finder: AlternativeFinder, found: Found, gold: list[Cal
                     result = await finder._run(Call(name=c.name, arguments={**c.arguments, arg: v}), ref)
                     if result is not None and finds_nothing(result, tool):
                         found.add(i, kind, arg, v)
+
+
+async def _kind_of_name(finder: AlternativeFinder, c: Call, arg: str, ref: str) -> list[Any] | None:
+    """What the name a part searches for is, as its items across the tool's whole scope show it: the
+    call with its required arguments and its keyword alone (瑞幸 in 武汉: every item a cafe, so
+    ``category: cafe``, not the restaurant its parallel part 海底捞 shows; train round AC). None where
+    the part names nothing or that lists nothing either; an empty list where its items differ."""
+    tool = finder.catalog.tool(c.name)
+    bare = {a: v for a, v in c.arguments.items() if a in tool.required or a == "keyword"}
+    if not isinstance(c.arguments.get("keyword"), str) or bare == c.arguments:
+        return None
+    result = await finder._run(Call(name=c.name, arguments=bare), ref)
+    if result is None or finds_nothing(result, tool):
+        return None
+    return shared_values(result, arg, least=1)
