@@ -60,3 +60,17 @@ def test_a_value_another_call_of_the_list_holds_is_never_this_calls_alternative(
     )
     assert "陈宇雪" not in found.alternatives[0].extra.get("guest_name", [])
     assert found.rejected["cross_call"] == {"another_calls_value": 1}
+
+
+def test_a_reminders_words_are_read_with_the_time_said_before_them() -> None:
+    # train round AC: 下个月16号起上班的日子下午2点打卡到点叫我 with content 下午2点打卡 failed the judge,
+    # though remind_at holds that time and the reminder is the same
+    call = Call(
+        name="reminder_create",
+        arguments={"content": "打卡", "remind_at": "2026-03-16T14:00:00+08:00", "repeat": "workdays"},
+    )
+    found = find("下个月16号起上班的日子下午2点打卡到点叫我", [call], ref="2026-02-26T12:56:00+08:00")
+    assert found.alternatives[0].values.get("content") == ["下午2点打卡"]
+    # words said apart from the time take nothing (提醒我打卡 at 下午2点: no span to copy)
+    apart = find("下午2点提醒我打卡", [call], ref="2026-02-26T12:56:00+08:00")
+    assert "content" not in apart.alternatives[0].values

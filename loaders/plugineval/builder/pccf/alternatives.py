@@ -53,7 +53,7 @@ from .answers import (
 from .found import Found
 from .grounding import contrasts, drops_part, is_city, said, said_values, value_reason
 from .implied import carried, implied
-from .labels import own_words
+from .labels import own_words, with_its_time
 from .merge import merged, spanned, united
 from .pairs import back_start, parallel_empty
 from .stated import stated_id
@@ -265,6 +265,7 @@ class AlternativeFinder:
             await widened_end(self, found, i, c, query, ref, results[i])
             await keyword_for_category(self, found, gold, i, query, ref, results[i])
             await own_words(found, i, c, self.catalog.tool(c.name), query, ref, answer, self._answer)
+            await with_its_time(found, i, c, self.catalog.tool(c.name), query, ref, answer, self._answer)
         await merged(self, found, gold, results, ref, query)
         await united(self, found, gold, results, ref, query)
         await spanned(self, found, gold, results, ref, query)

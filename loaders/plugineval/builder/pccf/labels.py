@@ -108,3 +108,45 @@ async def own_words(
                 and await answer_of(Call(name=call.name, arguments={**rest, arg: seg}), ref) == answer
             ):
                 found.add(i, "extra", arg, seg)
+
+
+async def with_its_time(
+    found: Found,
+    i: int,
+    call: Call,
+    tool: Any,
+    query: str,
+    ref: str,
+    answer: str,
+    answer_of: Callable[[Call, str], Awaitable[str | None]],
+) -> None:
+    """A free-text argument the gold fills with the user's words (``content: 打卡``) takes them with the
+    time said just before them too (下午2点打卡, train round AC), where the call holds that time in a
+    time argument of its own and the value is only echoed back (the answer with a nonsense value is the
+    gold's): a model that copies the span sets the same reminder."""
+    if not any(a.time_valued for a in tool.annotations.values()):
+        return
+    times = find_times(query, ref)
+    for arg, v in call.arguments.items():
+        sch = tool.properties.get(arg, {})
+        ann = tool.annotations.get(arg)
+        if (
+            sch.get("type") != "string"
+            or any(k in sch for k in ("enum", "format", "pattern"))
+            or (ann is not None and (ann.time_valued or ann.aliases))
+            or not isinstance(v, str)
+            or (pos := query.find(v)) < 0
+        ):
+            continue
+        spans = [
+            query[t.start : pos + len(v)] for t in times if t.end <= pos and query[t.end : pos] in ("", "的")
+        ]
+        if not spans:
+            continue
+        rest = {k: x for k, x in call.arguments.items() if k != arg}
+        found.tried["with_its_time"] += 1
+        if await answer_of(Call(name=call.name, arguments={**rest, arg: _PROBE}), ref) != answer:
+            continue  # the argument looks something up: its value matters
+        for span in spans:
+            if len(span) <= sch.get("maxLength", 50):
+                found.add(i, "values", arg, span)
