@@ -82,3 +82,15 @@ def test_an_empty_part_takes_the_kind_its_own_name_shows_not_its_parallel_parts(
     empty, listed = found.alternatives
     assert listed.extra.get("category") == ["restaurant"]
     assert empty.extra.get("category") == ["cafe"]
+
+
+def test_a_window_the_request_leaves_open_may_start_back_to_the_tools_longest_span() -> None:
+    # train rounds AB and AD: 索尼MaxV7蓝牙耳机是不是最低价, looked back six months by a strong model; the
+    # gold leaves the tool's default (the last 30 days). A said window (最近一个月) stays the user's.
+    gold = [Call(name="price_history_query", arguments={"product": "索尼MaxV7蓝牙耳机"})]
+    ref = "2025-10-25T12:26:00+08:00"
+    starts = _find("索尼MaxV7蓝牙耳机是不是最低价", gold, ref=ref).alternatives[0].extra["start_date"]
+    assert "2025-04-28" in starts and "2025-09-25" in starts  # 180 days back, and the day before the default
+    assert "2025-04-27" not in starts and "2025-09-26" not in starts  # beyond the span; the default itself
+    said = _find("索尼MaxV7蓝牙耳机最近一个月是低价吗", gold, ref=ref).alternatives[0]
+    assert "start_date" not in said.extra

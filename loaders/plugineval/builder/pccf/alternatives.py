@@ -55,7 +55,7 @@ from .grounding import contrasts, drops_part, is_city, said, said_values, value_
 from .implied import carried, implied
 from .labels import own_words, with_its_time
 from .merge import merged, spanned, united
-from .pairs import back_start, parallel_empty
+from .pairs import back_start, open_start, parallel_empty
 from .stated import stated_id
 from .widen import (
     breakdown,
@@ -260,6 +260,7 @@ class AlternativeFinder:
             await narrowed_start(self, found, i, c, query, ref, results[i])
             await one_day_end(self, found, i, c, query, ref)
             await back_start(self, found, i, c, query, ref)
+            await open_start(self, found, i, c, query, ref)
             await self._omitted(found, i, c, query, ref, answer, results[i])
             await widened(self, found, i, c, query, ref, results[i])
             await widened_end(self, found, i, c, query, ref, results[i])

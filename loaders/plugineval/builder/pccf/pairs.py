@@ -8,7 +8,11 @@
   argument accepted for one part whose own answer lists something (``category: restaurant`` beside
   面馆, every item found a restaurant) is accepted for its parallel part whose answer lists nothing,
   when that part with it still lists nothing — the same answer, and nothing in the store to refute
-  the reading (train round Z).
+  the reading (train round Z);
+- ``open_start``: a request that names no window at all (索尼MaxV7蓝牙耳机是不是最低价, 现在买会不会亏)
+  leaves the window to the reader: the tool's default (the last 30 days) and any longer one back to the
+  tool's longest span (180 days) are readings of it, where the widest still holds the gold's items
+  (train rounds AB and AD: a strong model looked back six months, three times in 500 records).
 """
 
 from __future__ import annotations
@@ -22,12 +26,13 @@ from plugineval.baselines.textscan import find_times
 from plugineval.schema import Call
 
 from .answers import finds_nothing, shared_values
+from .widen import holds
 
 if TYPE_CHECKING:
     from .alternatives import AlternativeFinder
     from .found import Found
 
-__all__ = ["back_start", "parallel_empty"]
+__all__ = ["back_start", "open_start", "parallel_empty"]
 
 #: a window counted back from now by months or weeks: 近一个月, 最近两周, 过去三个月, 近半年
 _BACK = re.compile(r"(近|最近|过去)\s*([一二三四五六七八九十两半\d]+)\s*(个月|周|星期|礼拜|年)")
@@ -110,3 +115,31 @@ async def _kind_of_name(finder: AlternativeFinder, c: Call, arg: str, ref: str) 
     if result is None or finds_nothing(result, tool):
         return None
     return shared_values(result, arg, least=1)
+
+
+async def open_start(finder: AlternativeFinder, found: Found, i: int, c: Call, query: str, ref: str) -> None:
+    """Every start between the tool's default one and its longest span before the end, for a window
+    the request leaves wholly open (no time said) and the gold leaves to the tool's default (a start
+    derived from an end that is today), where the widest window holds the gold's items."""
+    if find_times(query, ref):
+        return  # a day, a month or a window said: the window is the user's
+    tool = finder.catalog.tool(c.name)
+    today = date.fromisoformat(ref[:10])
+    for b in finder.catalog.plugin_of_tool(c.name).boundaries:
+        start, end = b.argument, b.end_argument
+        if b.kind != "max_span_days" or c.name not in b.tools or end is None or start in c.arguments:
+            continue
+        ann = tool.annotations.get(start)
+        dd = ann.derived_default if ann is not None else None
+        if dd is None or dd.of != "date" or dd.from_argument != end or not b.days:
+            continue
+        if str(c.arguments.get(end, today.isoformat()))[:10] != today.isoformat():
+            continue
+        default, top = today + timedelta(days=dd.days), today - timedelta(days=b.days)
+        found.tried["open_start"] += 1
+        widest = Call(name=c.name, arguments={**c.arguments, end: today.isoformat(), start: top.isoformat()})
+        result = await finder._run(c, ref)
+        if result is None or finds_nothing(result, tool) or not await holds(finder, widest, ref, result):
+            continue
+        for k in range(1, (default - top).days + 1):
+            found.add(i, "extra", start, (default - timedelta(days=k)).isoformat())
