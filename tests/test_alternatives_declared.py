@@ -97,3 +97,33 @@ def test_an_hourly_forecast_beside_a_watched_sunset_may_start_at_any_hour_before
     starts = run("后天佛山看夕阳几点去合适")[0]["alternatives"][1]["extra"]["start_hour"]
     assert 15 in starts and 18 in starts and 19 not in starts  # sunset 18:52
     assert "start_hour" not in run("后天佛山白天多长")[0]["alternatives"][1]["extra"]
+
+
+def test_rain_asked_about_late_in_the_day_is_read_with_tomorrows_hours_too() -> None:
+    """train rounds AB and AE: 广州雨几点停 at 22:04, searched by the hour today and tomorrow (the rain
+    may outlast midnight). The pattern declares that reading; it holds by execution."""
+    gold = [Call(name="weather_hourly_forecast", arguments={"city": "广州"})]
+    two_days = [
+        Call(name="weather_hourly_forecast", arguments={"city": "广州", "date": d})
+        for d in ("2026-03-23", "2026-03-24")
+    ]
+    got = _declared_at(
+        gold, [two_days], ["weather_hourly_forecast"], "2026-03-23T22:04:00+08:00", "广州雨几点停"
+    )
+    assert [c["arguments"]["date"] for c in got[0]["calls"]] == ["2026-03-23", "2026-03-24"]
+    assert not _declared_at(gold, [two_days], ["weather_daily_forecast"], "2026-03-23T22:04:00+08:00", None)
+
+
+def _declared_at(
+    gold: list[Call], also: list[list[Call]], offered: list[str], ref: str, query: str | None
+) -> list[dict[str, Any]]:
+    from plugineval.builder.pccf.config import BuildConfig
+
+    cfg = BuildConfig.load()
+
+    async def go() -> list[dict[str, Any]]:
+        async with ToolExecutor(CAT, cfg.store_seed) as ex:
+            finder = AlternativeFinder(CAT, StageOne(Stage1(), CAT, ex, []))
+            return await declared(finder, gold, gold, also, offered, ref, None, query)
+
+    return anyio.run(go)
