@@ -94,3 +94,16 @@ def test_a_window_the_request_leaves_open_may_start_back_to_the_tools_longest_sp
     assert "2025-04-27" not in starts and "2025-09-26" not in starts  # beyond the span; the default itself
     said = _find("索尼MaxV7蓝牙耳机最近一个月是低价吗", gold, ref=ref).alternatives[0]
     assert "start_date" not in said.extra
+
+
+def test_a_question_only_the_whole_list_answers_takes_any_longer_list() -> None:
+    # train round AF: 搜孙燕姿有哪些歌 with limit 20 failed the judge; which ones (有哪些) and how many
+    # (有几个版本) ask for the whole list, and a longer list holds the default one. 推荐几首 asks a few.
+    gold = [Call(name="music_search", arguments={"keyword": "孙燕姿", "search_type": "artist"})]
+    ref = "2025-08-28T07:16:00+08:00"
+    limits = _find("搜孙燕姿有哪些歌", gold, ref=ref).alternatives[0].extra.get("limit", [])
+    assert 20 in limits and 50 in limits and 10 not in limits and 51 not in limits
+    count = [Call(name="music_search", arguments={"keyword": "七里香"})]
+    assert 20 in _find("七里香有几个版本", count, ref=ref).alternatives[0].extra.get("limit", [])
+    assert "limit" not in _find("推荐几首孙燕姿的歌", gold, ref=ref).alternatives[0].extra
+    assert "limit" not in _find("孙燕姿的歌", gold, ref=ref).alternatives[0].extra

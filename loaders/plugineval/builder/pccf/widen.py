@@ -1,7 +1,8 @@
 """Alternatives by execution that widen or narrow what the gold searches:
 
-- ``widened``: ``radius*`` at the tool's limit where the request sets no area; ``limit`` at the
-  largest the tool takes where the request asks for all (都找出来, 全部列出来); a range's end at the
+- ``widened``: ``radius*`` at the tool's limit where the request sets no area; ``limit`` up to the
+  largest the tool takes where the request asks for all (都找出来, 全部列出来) or asks a question only
+  the whole list answers (孙燕姿有哪些歌, 有几个版本); a range's end at the
   tool's longest span where the user gave none (11月30号以后) — each when the wider answer holds the
   gold's whole;
 - ``evening_start``: a span from now (接下来一周) asked in the evening, started tomorrow;
@@ -41,6 +42,9 @@ _ALL = re.compile(r"都(找|列|查|搜|给|拿|翻|看)|全部|所有|全都|�
 # a date said as the start of an open range (3月20号以后, 3月25日起)
 _OPEN = re.compile(r"\s*(以后|之后|往后|后面|起|开始|及以后)")
 _FEW = re.compile(r"[几前]\s*[个家条首本件]|[一二三四五六七八九十两\d]+\s*[个家条首本件]")
+# a question only the whole list answers: which ones (孙燕姿有哪些歌, train round AF) or how many (有几个版本)
+_WHOLE = re.compile(r"有哪些|都有什么|有什么歌|几个版本|有几[个首本部家条]|多少[个首本部家条]")
+_COUNT = re.compile(r"有几[个首本部家条]|几个版本|多少[个首本部家条]")
 
 
 async def holds(
@@ -92,7 +96,9 @@ async def widened(
             if _NEAR.search(query):
                 continue
         elif arg in ("limit", "max_results", "page_size"):
-            if not _ALL.search(query) or _FEW.search(query):
+            if not (_ALL.search(query) or _WHOLE.search(query)) or (
+                _FEW.search(query) and not _COUNT.search(query)
+            ):
                 continue
         elif arg == "days":
             if find_times(query, ref) or _FROM_NOW.search(query) or _SPAN_SAID.search(query):
@@ -105,7 +111,11 @@ async def widened(
         if not _informative(finder, found, "widened", c, result):
             continue
         if await holds(finder, Call(name=c.name, arguments={**c.arguments, arg: top}), ref, result):
-            found.add(i, "extra", arg, top)
+            if arg.startswith("radius") or not isinstance(default, int):
+                found.add(i, "extra", arg, top)
+                continue
+            for n in range(default + 1, int(top) + 1):  # a longer list holds the default one: any length
+                found.add(i, "extra", arg, n)
 
 
 async def widened_end(
