@@ -179,9 +179,9 @@ def test_the_users_word_in_place_of_the_category_the_gold_chose() -> None:
     assert _find("杭州文三路90号附近的外卖", gold).tried["keyword"] == 0
 
 
-def test_find_them_all_takes_the_largest_limit_the_tool_takes() -> None:
+def test_find_them_all_takes_any_longer_list_up_to_the_largest_limit_the_tool_takes() -> None:
     gold = [Call(name="music_search", arguments={"keyword": "周杰伦"})]
-    assert _find("周杰伦的歌都找出来", gold).alternatives[0].extra.get("limit") == [50]
+    assert _find("周杰伦的歌都找出来", gold).alternatives[0].extra.get("limit") == list(range(11, 51))
     assert "limit" not in _find("周杰伦的歌，找5首", gold).alternatives[0].extra
     assert "limit" not in _find("周杰伦的歌，找几首都找出来", gold).alternatives[0].extra  # a number asked
 
