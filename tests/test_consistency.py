@@ -96,3 +96,15 @@ def test_todays_sessions_asked_after_the_last_one_ended_is_no_record() -> None:
     ]
     assert sessions_over("2026-09-23T16:45:00+08:00", clinic) is None
     assert sessions_over("2026-09-23T17:20:00+08:00", clinic) is not None
+
+
+def test_snow_asked_in_summer_is_no_record() -> None:
+    """train round AG: 贵阳下雪没 on July 12th, answered from the season without a tool. 雪糕 is no snow,
+    and snow asked in winter is a request."""
+    from plugineval.builder.synth.consistency import out_of_season
+
+    assert out_of_season("贵阳下雪没", "2025-07-12T07:48:00+08:00") is not None
+    assert out_of_season("明天哈尔滨会下雪吗", "2025-09-30T07:48:00+08:00") is not None
+    assert contradiction(load_catalog(), "贵阳下雪没", "2025-07-12T07:48:00+08:00", []) is not None
+    assert out_of_season("贵阳下雪没", "2025-12-12T07:48:00+08:00") is None
+    assert out_of_season("鸟巢附近哪有卖雪糕的", "2025-07-12T07:48:00+08:00") is None

@@ -312,6 +312,19 @@ def not_yet_published(catalog: Catalog, reference_time: str, calls: list[Call]) 
     return None
 
 
+# snow asked of (下雪没, 会下雪吗, 积雪), never 雪糕 or 雪碧
+_SNOW = re.compile(r"下(了|不下)?雪|雪(下|停|大)|积雪|降雪")
+_SUMMER = range(5, 10)
+
+
+def out_of_season(query: str, reference_time: str) -> str | None:
+    """贵阳下雪没 asked on July 12th: nobody asks after snow from May to September, and a strong model
+    answers it from the season without a tool (train round AG)."""
+    if _SNOW.search(query) and int(reference_time[5:7]) in _SUMMER:
+        return "snow asked in summer"
+    return None
+
+
 def contradiction(catalog: Catalog, query: str, reference_time: str, calls: list[Call]) -> str | None:
     """Why a draft contradicts itself, or None."""
     return (
@@ -326,4 +339,5 @@ def contradiction(catalog: Catalog, query: str, reference_time: str, calls: list
         or ambiguous_end(query)
         or ambiguous_shift(query)
         or ambiguous_airport(query, calls)
+        or out_of_season(query, reference_time)
     )
