@@ -127,3 +127,27 @@ def _declared_at(
             return await declared(finder, gold, gold, also, offered, ref, None, query)
 
     return anyio.run(go)
+
+
+def test_a_car_wash_asked_with_rain_takes_the_umbrella_index_beside_it() -> None:
+    """train round AH: 明天沈阳洗了车会下雨吗 with indices [car_wash, umbrella]; the pattern declares it."""
+    from plugineval.builder.synth.grammar import load_grammars
+
+    pattern = next(
+        p
+        for p in load_grammars()["life_index"].scenarios["car_wash_tomorrow"].patterns
+        if p.id == "h_rel_wash3_s"
+    )
+    assert [c.args["indices"] for calls in pattern.also for c in calls] == [["car_wash", "umbrella"]]
+    gold = [
+        Call(
+            name="life_index_query", arguments={"city": "沈阳", "date": "2026-03-08", "indices": ["car_wash"]}
+        )
+    ]
+    wider = [
+        Call(name="life_index_query", arguments={**gold[0].arguments, "indices": ["car_wash", "umbrella"]})
+    ]
+    got = _declared_at(
+        gold, [wider], ["life_index_query"], "2026-03-07T21:22:00+08:00", "明天沈阳洗了车会下雨吗"
+    )
+    assert got and got[0]["calls"][0]["arguments"]["indices"] == ["car_wash", "umbrella"]
