@@ -107,3 +107,22 @@ def test_a_question_only_the_whole_list_answers_takes_any_longer_list() -> None:
     assert 20 in _find("七里香有几个版本", count, ref=ref).alternatives[0].extra.get("limit", [])
     assert "limit" not in _find("推荐几首孙燕姿的歌", gold, ref=ref).alternatives[0].extra
     assert "limit" not in _find("孙燕姿的歌", gold, ref=ref).alternatives[0].extra
+
+
+def test_a_users_word_for_a_category_is_read_where_the_tool_searches_by_it_unseen() -> None:
+    # train round AI: 北京科技园8号楼牛排最快能送到的 by keyword 牛排, where the gold chose cuisine western;
+    # the listing shows no dishes, but a word no menu says finds nothing, so the tool searched by 牛排
+    gold = [
+        Call(
+            name="takeout_search_restaurants",
+            arguments={
+                "address": "科技园8号楼",
+                "city": "北京",
+                "cuisine": "western",
+                "sort": "delivery_time",
+            },
+        )
+    ]
+    found = _find("北京科技园8号楼牛排最快能送到的。", gold, ref="2025-09-16T08:29:00+08:00")
+    calls = [c["calls"][0]["arguments"] for c in found.alternative_calls]
+    assert {"address": "科技园8号楼", "city": "北京", "sort": "delivery_time", "keyword": "牛排"} in calls

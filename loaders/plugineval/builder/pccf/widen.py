@@ -320,16 +320,22 @@ async def narrowed_start(
             found.add(i, "extra", "start_hour", h)
 
 
+async def _keyword_filters(finder: AlternativeFinder, variant: Call, ref: str) -> bool:
+    probe = await finder._run(
+        Call(name=variant.name, arguments={**variant.arguments, "keyword": "甲乙丙丁"}), ref
+    )
+    return probe is not None and finds_nothing(probe, finder.catalog.tool(variant.name))
+
+
 async def keyword_for_category(
     finder: AlternativeFinder, found: Found, gold: list[Call], i: int, query: str, ref: str, result: Any
 ) -> None:
     """A category the gold chose by the user's word (奶茶 → ``cuisine: dessert``) replaced by that
-    word as the tool's ``keyword`` (``{keyword: 奶茶}``): an ``alternative_calls`` list when its
-    answer is non-empty, every item it finds names the word (the tool searched by it: 标间 matches
-    no hotel's name, area or address, and a tool that answers anyway ignored it) and every item is
-    among the gold's (the user's word narrows the category, never leaves it). Refused where the
-    gold's answer lists nothing. The alternative list is the gold's with that one call replaced (博物馆和古迹:
-    the museums by keyword, the historic sites still by category)."""
+    word as the tool's ``keyword``: an ``alternative_calls`` list (the gold's with that one call
+    replaced) when its answer is non-empty, the tool searched by the word (every item names it, or a
+    word no item says finds nothing: 牛排 matches unlisted dishes; 标间 matches no hotel, and a tool
+    that answers anyway ignored it) and every item is among the gold's. Refused where the gold's
+    answer lists nothing."""
     c = gold[i]
     tool = finder.catalog.tool(c.name)
     kw = tool.properties.get("keyword", {})
@@ -356,7 +362,9 @@ async def keyword_for_category(
             part = _strip({a: x for a, x in got.items() if not is_echo(a, x, echo)})
             whole = _strip({a: x for a, x in result.items() if not is_echo(a, x, echo)})
             items = [x for got_list in part.values() if isinstance(got_list, list) for x in got_list]
-            if not all(s in json.dumps(x, ensure_ascii=False) for x in items):
+            if not all(s in json.dumps(x, ensure_ascii=False) for x in items) and not await _keyword_filters(
+                finder, variant, ref
+            ):  # 牛排 matches dishes the listing does not show: a word no menu says must find nothing
                 found.reject("keyword", "tool_ignores_argument")
                 continue
             if sub_answer(part, whole) or _holds_items(part, whole):
