@@ -1,10 +1,9 @@
 """Alternatives by execution that widen or narrow what the gold searches:
 
 - ``widened``: ``radius*`` at the tool's limit where the request sets no area; ``limit`` up to the
-  largest the tool takes where the request asks for all (都找出来, 全部列出来) or asks a question only
-  the whole list answers (孙燕姿有哪些歌, 有几个版本); a range's end at the
-  tool's longest span where the user gave none (11月30号以后) — each when the wider answer holds the
-  gold's whole;
+  largest the tool takes where the request asks for all (都找出来) or what only the whole list answers
+  (孙燕姿有哪些歌, 有几个版本); a range's end at the tool's longest span where the user gave none
+  (11月30号以后) — each when the wider answer holds the gold's whole;
 - ``evening_start``: a span from now (接下来一周) asked in the evening, started tomorrow;
 - ``narrowed``: ``days: 1`` for a forecast of the one day asked, when the answer is the gold's cut to
   that day; a window's end (``date_to``) on the one day the request names where the gold leaves the
@@ -13,7 +12,7 @@
 - ``breakdown``: another ``granularity`` of a total the request asks alone (上个月一共走了多少步), when
   every total of the answer is the gold's;
 - ``keyword``: the user's own word in place of the category the gold chose (奶茶 for ``cuisine:
-  dessert``), when every item it finds names the word and is among the gold's.
+  dessert``), when the tool searched by it and every item it finds is among the gold's.
 
 An answer that lists nothing holds in any other: such an answer is no evidence (``empty_answer``).
 """
