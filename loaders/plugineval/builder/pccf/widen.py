@@ -319,11 +319,9 @@ async def narrowed_start(
             found.add(i, "extra", "start_hour", h)
 
 
-async def _keyword_filters(finder: AlternativeFinder, variant: Call, ref: str) -> bool:
-    probe = await finder._run(
-        Call(name=variant.name, arguments={**variant.arguments, "keyword": "甲乙丙丁"}), ref
-    )
-    return probe is not None and finds_nothing(probe, finder.catalog.tool(variant.name))
+async def _keyword_filters(finder: AlternativeFinder, v: Call, ref: str) -> bool:
+    probe = await finder._run(Call(name=v.name, arguments={**v.arguments, "keyword": "甲乙丙丁"}), ref)
+    return probe is not None and finds_nothing(probe, finder.catalog.tool(v.name))
 
 
 async def keyword_for_category(
