@@ -260,7 +260,7 @@ class AlternativeFinder:
             await narrowed_start(self, found, i, c, query, ref, results[i])
             await one_day_end(self, found, i, c, query, ref)
             await back_start(self, found, i, c, query, ref)
-            await open_start(self, found, i, c, query, ref)
+            await open_start(self, found, i, c, query, ref, results[i])
             await self._omitted(found, i, c, query, ref, answer, results[i])
             await widened(self, found, i, c, query, ref, results[i])
             await widened_end(self, found, i, c, query, ref, results[i])

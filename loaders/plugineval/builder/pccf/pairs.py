@@ -117,10 +117,13 @@ async def _kind_of_name(finder: AlternativeFinder, c: Call, arg: str, ref: str) 
     return shared_values(result, arg, least=1)
 
 
-async def open_start(finder: AlternativeFinder, found: Found, i: int, c: Call, query: str, ref: str) -> None:
+async def open_start(
+    finder: AlternativeFinder, found: Found, i: int, c: Call, query: str, ref: str, result: Any
+) -> None:
     """Every start between the tool's default one and its longest span before the end, for a window
     the request leaves wholly open (no time said) and the gold leaves to the tool's default (a start
-    derived from an end that is today), where the widest window holds the gold's items."""
+    derived from an end that is today), where the widest window holds the gold's items (``result``, the
+    gold's answer the finder already has)."""
     if find_times(query, ref):
         return  # a day, a month or a window said: the window is the user's
     tool = finder.catalog.tool(c.name)
@@ -138,7 +141,6 @@ async def open_start(finder: AlternativeFinder, found: Found, i: int, c: Call, q
         default, top = today + timedelta(days=dd.days), today - timedelta(days=b.days)
         found.tried["open_start"] += 1
         widest = Call(name=c.name, arguments={**c.arguments, end: today.isoformat(), start: top.isoformat()})
-        result = await finder._run(c, ref)
         if result is None or finds_nothing(result, tool) or not await holds(finder, widest, ref, result):
             continue
         for k in range(1, (default - top).days + 1):

@@ -42,8 +42,8 @@ _ALL = re.compile(r"都(找|列|查|搜|给|拿|翻|看)|全部|所有|全都|�
 _OPEN = re.compile(r"\s*(以后|之后|往后|后面|起|开始|及以后)")
 _FEW = re.compile(r"[几前]\s*[个家条首本件]|[一二三四五六七八九十两\d]+\s*[个家条首本件]")
 # a question only the whole list answers: which ones (孙燕姿有哪些歌, train round AF) or how many (有几个版本)
-_WHOLE = re.compile(r"有哪些|都有什么|有什么歌|几个版本|有几[个首本部家条]|多少[个首本部家条]")
 _COUNT = re.compile(r"有几[个首本部家条]|几个版本|多少[个首本部家条]")
+_WHOLE = re.compile(r"有哪些|都有什么|有什么歌|" + _COUNT.pattern)
 
 
 async def holds(
