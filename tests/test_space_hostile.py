@@ -385,6 +385,21 @@ def test_uploads_are_deleted_once_handled_and_report_folders_are_bounded(
     livejudge.submit(good, "gold-again", "", "", records, board, "rules")  # readable: no UploadError
 
 
+def test_report_folders_are_deleted_when_the_process_exits(tmp_path: Path) -> None:
+    import subprocess
+
+    code = (
+        f"import tempfile, pathlib; tempfile.tempdir = {str(tmp_path)!r}\n"
+        "from plugineval_space import livejudge\n"
+        "d = livejudge.new_report_dir(); (d / 'report.json').write_text('{}'); print(d)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    made = Path(out.stdout.strip())
+    assert made.parent == tmp_path and made.name.startswith("plugineval-report-")
+    assert not made.exists() and not list(tmp_path.glob("plugineval-report-*"))
+
+
 # --- 13: zip errors -----------------------------------------------------------------------------------
 
 MANIFEST_BYTES = b'{"format": "plugineval-submission/1"}'

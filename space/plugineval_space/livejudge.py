@@ -11,6 +11,7 @@ older ones deleted as new ones are made.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
@@ -113,10 +114,22 @@ def discard_upload(path: str | Path | None) -> bool:
     return True
 
 
+def _drop_reports() -> None:
+    """At exit no report can be downloaded any more: delete the folders still kept."""
+    with _REPORTS_LOCK:
+        kept = list(_REPORTS)
+        _REPORTS.clear()
+    for d in kept:
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def new_report_dir() -> Path:
-    """A folder for one report.json; the oldest past ``REPORTS_KEPT`` are deleted."""
+    """A folder for one report.json; the oldest past ``REPORTS_KEPT`` are deleted, and the rest
+    when the process exits."""
     d = Path(tempfile.mkdtemp(prefix="plugineval-report-"))
     with _REPORTS_LOCK:
+        if not _REPORTS:
+            atexit.register(_drop_reports)
         _REPORTS.append(d)
         old = [_REPORTS.popleft() for _ in range(max(0, len(_REPORTS) - REPORTS_KEPT))]
     for o in old:
