@@ -347,3 +347,28 @@ def test_a_kind_every_item_shares_is_no_kind_the_request_asked_for() -> None:
     ref = "2026-11-24T22:43:00+08:00"
     gold = [Call(name="show_search", arguments={"city": "洛阳", "date_from": "2026-11-26"})]
     assert "category" not in _find("后天洛阳有啥演出推荐", ref, gold).alternatives[0].extra
+
+
+def test_a_family_member_as_the_request_calls_them() -> None:
+    """The step tracker's family group names its members 妈妈, 老婆…; the request says 我妈, 媳妇 (blind
+    raters gave a stranger's full name, 付磊上周走了多少步, 2.0 of 5). The request's own word is accepted
+    where the tool resolves it to the same member; a member the request does not name is not."""
+    week = {"start_date": "2026-03-09", "end_date": "2026-03-15"}
+    for query, member, said in (("我妈上周走了多少步", "妈妈", "我妈"), ("媳妇上周的步数", "老婆", "媳妇")):
+        gold = [Call(name="step_stats", arguments={**week, "user_id": member})]
+        assert find(query, [*gold]).alternatives[0].values == {"user_id": [said]}
+    gold = [Call(name="step_stats", arguments={**week, "user_id": "爸爸"})]
+    assert "user_id" not in find("上周走了多少步", gold).alternatives[0].values  # nobody named: no word
+
+
+def test_the_step_trackers_family_shares_by_family_names() -> None:
+    """No stranger shares steps: the family group is the logged-in user's family, by the names people
+    give them, and each other word for a member (我妈, 老妈, 母亲) reaches the same member."""
+    from plugineval.builder.tools.domains.health_data import FAMILY, family_name
+    from plugineval.builder.tools.store import Store
+
+    db = Store.open(["health"]).readonly_connection()
+    names = [r[0] for r in db.execute("SELECT nickname FROM health_fit_users WHERE user_id <> 'U100001'")]
+    assert sorted(names) == sorted(FAMILY)
+    assert {family_name(w) for w in ("我妈", "老妈", "我的妈妈", "母亲", "妈妈")} == {"妈妈"}
+    assert family_name("表哥") == "表哥"  # no member: the tool says it finds nobody by that name

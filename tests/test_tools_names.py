@@ -88,8 +88,8 @@ def test_family_member_by_nickname() -> None:
     ref = "2026-01-05T08:30:00+08:00"
     base = {"start_date": "2025-12-01", "end_date": "2025-12-31", "granularity": "week"}
     db = Store.open(["health"]).readonly_connection()
-    nick = db.execute("SELECT nickname FROM health_fit_users WHERE user_id = 'U100023'").fetchone()[0]
-    _by_name("step_stats", "user_id", ref, base, "U100023", [nick])
+    nick = db.execute("SELECT nickname FROM health_fit_users WHERE user_id = 'U100002'").fetchone()[0]
+    _by_name("step_stats", "user_id", ref, base, "U100002", [nick, "我妈", "老妈", "我的妈妈", "母亲"])
     code, _ = _refused("step_stats", {**base, "user_id": "查无此人"}, ref)
     assert code == "USER_NOT_FOUND"
 

@@ -4,6 +4,8 @@ entity the tool resolves, in place of the gold's resolved value —
 - a place as the request names it (机场 with ``city: 无锡``, 虹桥火车站), in a string argument or in an
   item of an array of names (``to_timezones: [慕尼黑]`` where the gold has ``Europe/Berlin``: the tool
   takes city names too);
+- a family member as the request calls them (我妈, 媳妇) where the gold has the family group's name (妈妈,
+  老婆);
 - a name the request says that differs from the gold's only by the generic affixes: a place's name in
   front, with or without 市/省/县/区 (洛阳中心医院 / 中心医院 where the gold has 洛阳市中心医院).
 
@@ -41,6 +43,21 @@ _MAX_COMBOS = 8  # arrays whose items are replaced together: at most this many c
 # a generic noun the request says after the gold's name (a coupon's 券, a team's 队): the same thing
 # named as the user names it, where the tool resolves it alike (checked by execution)
 _SAID_SUFFIXES = ("券", "的券", "优惠券", "队")
+# a family member as people call them (我妈, 老婆, 闺女): where the gold names the member as the tool's
+# family group does (妈妈), the request's own word for them, checked by execution like any other
+_KIN = re.compile(
+    r"(?:我的?)?(?:妈妈|老妈|母亲|爸爸|老爸|父亲|老婆|媳妇儿?|老公|爱人|妻子|丈夫|儿子|女儿|闺女|"
+    r"外婆|姥姥|外公|姥爷|奶奶|爷爷|哥哥|姐姐|弟弟|妹妹|妈|爸)"
+)
+
+
+def kin_mentions(query: str) -> list[str]:
+    """The words the request calls a family member by, with and without its 我/我的 (我妈, 妈)."""
+    out: list[str] = []
+    for m in _KIN.finditer(query):
+        w = m.group(0)
+        out += [w, w.removeprefix("我的"), w.removeprefix("我")]
+    return [w for w in dict.fromkeys(out) if w]
 
 
 def facility_mentions(query: str) -> list[str]:
@@ -210,6 +227,8 @@ def _candidates(v: str, c: Call, query: str, places: list[str], arg: str = "") -
     out += [v + x[1:] for x in _SAID_SUFFIXES if x.startswith("的") and v + x in query]
     if (spelt := road_spelling(arg, v)) is not None:  # 内环快速路 for 内环快速 (final sample 8)
         out.append(spelt)
+    if _KIN.fullmatch(v):  # 我妈 for the family group's 妈妈
+        out += kin_mentions(query)
     held = {x for k, x in c.arguments.items() if isinstance(x, str)}
     held |= {canonical_place(x) or x for x in held}
     return [

@@ -319,7 +319,7 @@ def _steps(u: sqlite3.Row, d: date) -> int:
 
 @handler("step_stats")
 def step_stats(ctx: ToolCtx, args: dict[str, Any]) -> dict[str, Any]:
-    uid = resolve_id(ctx, args.get("user_id") or CURRENT_USER, r"U[0-9]{6}",
+    uid = resolve_id(ctx, hd.family_name(args.get("user_id") or CURRENT_USER), r"U[0-9]{6}",
                      "SELECT user_id, nickname AS name FROM health_fit_users", (), "user_id",
                      what="已授权共享数据的用户", not_found="USER_NOT_FOUND", hint="请确认家人已授权共享运动数据")  # fmt: skip
     u = ctx.one("SELECT * FROM health_fit_users WHERE user_id=?", (uid,))

@@ -340,6 +340,26 @@ VACCINE_SESSIONS: dict[str, tuple[str, str, str]] = {
 # fmt: on
 
 
+#: the logged-in user's family in the step tracker: each member's name in the family group (备注名) and
+#: the other words people call them by (我妈, 老妈 and 母亲 are all 妈妈)
+FAMILY: dict[str, tuple[str, ...]] = {
+    "妈妈": ("妈", "老妈", "母亲"), "爸爸": ("爸", "老爸", "父亲"),
+    "老婆": ("媳妇", "媳妇儿", "妻子", "爱人", "太太"), "儿子": ("儿子",), "女儿": ("闺女",),
+    "外婆": ("姥姥", "外祖母"),
+}  # fmt: skip
+
+
+def family_name(value: str) -> str:
+    """The family group's name for the member ``value`` calls by another word (我妈, 我的妈妈, 老妈 →
+    妈妈); ``value`` itself otherwise."""
+    v = value.strip()
+    for said in (v, v.removeprefix("我的"), v.removeprefix("我")):
+        for name, words in FAMILY.items():
+            if said == name or said in words:
+                return name
+    return value
+
+
 # --- populate (health.populate) ------------------------------------------------------------------------------------
 def populate(conn: sqlite3.Connection, rng: random.Random) -> None:
     _populate_hospitals(conn, rng)
@@ -352,6 +372,9 @@ def populate(conn: sqlite3.Connection, rng: random.Random) -> None:
                       rng.choice((6000, 8000, 8000, 10000, 10000, 12000)), rng.randint(3500, 13000),
                       round(rng.uniform(0.7, 1.3), 2), (date(2019, 6, 1) + timedelta(days=rng.randrange(1200))).isoformat()))  # fmt: skip
     users[0] = (*users[0][:7], "2019-01-01")  # the logged-in demo user has the full history
+    # the family who share their steps with the logged-in user, by the names people give them in a family
+    # group (备注名): 我妈上周走了多少步, never a stranger's full name (付磊上周走了多少步, rated 2.0 of 5)
+    users = [users[0], *((u[0], kin, *u[2:]) for u, kin in zip(users[1:], FAMILY, strict=False))]
     conn.executemany("INSERT INTO health_fit_users VALUES (?,?,?,?,?,?,?,?)", users)
     centres, offers, pharmacies = [], [], []
     vaccines = sorted(VACCINES)
