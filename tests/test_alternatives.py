@@ -431,6 +431,33 @@ def test_the_life_index_and_the_forecast_serve_each_others_umbrella_and_clothing
     assert "weather_daily_forecast" in [c["name"] for alt in back for c in alt["calls"]]
 
 
+def test_a_weather_advice_request_takes_every_offered_forecast_that_answers_it() -> None:
+    """final sample 15 (reference reviewers): 洗车, 带伞, 防晒 and 穿衣 requests took the forecast beside the
+    life index in some records and not in others — whichever forecast a text-only reader picked (daily or
+    hourly) was the only one tried, 伞要带吗 and 洗个车 said no cue word, and 穿衣指数 took a forecast.
+    Now each offered forecast that takes the reading's values serves; 紫外线 only the daily one, whose
+    answer carries the UV index; a request naming an index, none."""
+    both = ["weather_daily_forecast", "weather_hourly_forecast", "life_index_query"]
+
+    def forecasts(query: str, index: str, offered: list[str]) -> list[str]:
+        li = Call(
+            name="life_index_query", arguments={"city": "太原", "date": "2026-03-19", "indices": [index]}
+        )
+        found = _other_tool_readings("weather", query, [li], offered)
+        assert all(
+            c["arguments"] == {"city": "太原", "date": "2026-03-19"} for a in found for c in a["calls"]
+        )
+        return sorted(c["name"] for a in found for c in a["calls"])
+
+    for query, index in (("明天太原怎么穿", "dressing"), ("明天太原出门伞要带吗", "umbrella"),
+                         ("明天太原洗个车合适不", "car_wash"), ("明天太原会不会很晒", "uv")):  # fmt: skip
+        assert forecasts(query, index, both) == both[:2], query
+        assert forecasts(query, index, [both[1], both[2]]) == both[1:2], query
+    assert forecasts("明天太原紫外线强不强", "uv", both) == both[:1]
+    assert forecasts("明天太原紫外线强不强", "uv", [both[1], both[2]]) == []
+    assert forecasts("明天太原穿衣指数", "dressing", both) == []
+
+
 def test_a_past_one_day_said_without_its_year_narrows_the_window_to_that_day() -> None:
     # train probe: 12月10日那场NBA魔术打赢了吗 asked on 12-14 — the gold's year is this year's (a past
     # game); the one day the request names is that day, whatever year the bare scanner gives it

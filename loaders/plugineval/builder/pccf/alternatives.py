@@ -520,52 +520,10 @@ class AlternativeFinder:
     async def other_tools(
         self, task: Any, gold: list[Call], offered: list[str], dbs: dict[str, Any]
     ) -> list[dict[str, Any]]:
-        """Another offered plugin that serves the request (metro_route for 坐地铁 beside route_plan
-        with mode transit): the gold's plugin declares that the other serves its requests too (the
-        grammar's ``serves_also``: a plausible reading of one tool by another is no proof of it — a
-        charging query read as a bare nearby search had the same free values), the query says one of
-        its cue words (the grammar's lures: 地铁, 换乘), and Stage I accepts a text-only reading of the
-        query for it — grounded, executed and scored at tau, as many calls as the gold, carrying every
-        value the gold reads from the query. Each such reading is an ``alternative_calls`` list, with
-        its own grounded variants."""
-        from .generators import Task
-        from .records import alternatives_for
+        """Another offered plugin that serves the request (``pccf.served.other_tools``)."""
+        from .served import other_tools
 
-        s1, retriever = self.s1, self.s1.retriever
-        offered_set = set(offered)
-        gold_plugins = {self.catalog.plugin_of_tool(c.name).id for c in gold}
-        declared = {
-            q for p in gold_plugins if p in retriever.grammars for q in retriever.grammars[p].serves_also
-        }
-        plugins = sorted(({self.catalog.plugin_of_tool(t).id for t in offered} & declared) - gold_plugins)
-        modes = [w for p in gold_plugins if p in retriever.grammars for w in retriever.grammars[p].modes]
-        if any(w in task.query for w in modes):
-            return []  # the request names the gold's own mode (动车): no other plugin serves it
-        need = free_values(self.catalog, gold)
-        out: list[dict[str, Any]] = []
-        for pid in plugins:
-            plugin = self.catalog.plugin(pid)
-            db = dbs.get(self.catalog.domain_of_plugin(pid))
-            if pid not in retriever.grammars or db is None:
-                continue  # a build over some plugins knows no exemplars of the others
-            cues = {w for sc in retriever.grammars[pid].scenarios.values() for w in sc.lures}
-            if not any(w in task.query for w in cues):
-                continue  # the request names nothing this plugin is for (地铁 for the metro guide)
-            v = await s1.annotate(Task(task.query, task.reference_time, plugin, db))
-            if not (v.accepted and v.outcome == "call" and len(v.gold) == len(gold)):
-                continue
-            if not all(c.name in offered_set for c in v.gold):
-                continue
-            if not need <= free_values(self.catalog, v.gold):
-                continue  # it leaves out part of what the gold reads (陆家嘴 of 陆家嘴附近哪里能停车)
-            alts = alternatives_for(self.catalog, v.gold)
-            # the reading's own variants, found as the gold's are (穿毛衣热不热: the life index's
-            # ``indices: [dressing]`` beside its whole list)
-            alts = (await self.find(task.query, task.reference_time, v.gold, alts, [])).alternatives
-            out.append(
-                {"calls": [c.model_dump() for c in v.gold], "alternatives": [a.model_dump() for a in alts]}
-            )
-        return out
+        return await other_tools(self, task, gold, offered, dbs)
 
 
 def free_values(catalog: Catalog, calls: list[Call]) -> set[str]:

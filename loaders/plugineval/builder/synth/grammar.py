@@ -152,6 +152,10 @@ class PluginGrammar(StrictModel):
     """Words that name this plugin's own mode (高铁, 动车 for rail): a request that says one is this
     plugin's alone, and no ``serves_also`` plugin is tried for it (海口到东莞的车 is rail or coach;
     海口到东莞的动车 is rail)."""
+    measures: dict[str, str] = Field(default_factory=dict)
+    """Words that ask for a measure, with the output field that gives it (紫外线 → uv_index): where this
+    plugin serves another's request (``serves_also``), only its tools whose answer carries the field
+    serve a request that says the word."""
 
     @model_validator(mode="after")
     def _check_slots(self) -> PluginGrammar:
