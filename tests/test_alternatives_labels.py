@@ -74,3 +74,17 @@ def test_a_reminders_words_are_read_with_the_time_said_before_them() -> None:
     # words said apart from the time take nothing (提醒我打卡 at 下午2点: no span to copy)
     apart = find("下午2点提醒我打卡", [call], ref="2026-02-26T12:56:00+08:00")
     assert "content" not in apart.alternatives[0].values
+
+
+def test_the_time_a_tool_states_it_used_is_accepted_where_the_answer_is_the_gold_s() -> None:
+    """train round AJ: 下个月18号起上班的日子9点写日报到点叫我, asked on 2026-01-31 — the 18th falls in the
+    Spring Festival holiday, and the working-day reminder set for it fires first on the 24th (its answer
+    says ``remind_at`` 2026-02-24). A model that set the 24th got the same reminder and was failed. The
+    answer's stated time is accepted; a month whose 18th is a working day states no other time."""
+    query = "下个月18号起上班的日子9点写日报到点叫我"
+    args = {"content": "写日报", "repeat": "workdays"}
+    gold = [Call(name="reminder_create", arguments={**args, "remind_at": "2026-02-18T09:00:00+08:00"})]
+    alt = find(query, gold, ref="2026-01-31T09:06:00+08:00").alternatives[0]
+    assert alt.values["remind_at"] == ["2026-02-24T09:00:00+08:00"]
+    gold = [Call(name="reminder_create", arguments={**args, "remind_at": "2026-03-18T09:00:00+08:00"})]
+    assert "remind_at" not in find(query, gold, ref="2026-02-28T09:06:00+08:00").alternatives[0].values
