@@ -49,8 +49,6 @@ async def siblings(
 ) -> list[list[Call]]:
     """The one-call ``reading`` given to each other offered tool of its plugin that takes every value
     it holds (and needs no other), where Stage I scores it at tau."""
-    from .generators import Proposal
-
     if len(reading) != 1:
         return []
     c = reading[0]
@@ -63,8 +61,7 @@ async def siblings(
         ):
             continue
         calls = [Call(name=t.name, arguments=dict(c.arguments))]
-        e = await finder.s1._assess(Proposal(generator="sibling", calls=calls), task)
-        if e.get("eligible") and e.get("score", 0.0) >= finder.s1.cfg.tau:
+        if await finder.s1.scores(calls, task, "sibling"):
             out.append(calls)
     return out
 

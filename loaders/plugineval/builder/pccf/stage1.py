@@ -109,6 +109,12 @@ class StageOne:
         self.ex.reset_state()  # a stateful tool sees a fresh copy of the store per verification
         return [await self.ex.call(c.name, c.arguments, ref) for c in calls]
 
+    async def scores(self, calls: list[Call], task: Task, generator: str) -> bool:
+        """Whether Stage I would accept ``calls`` as a reading of ``task``: schema-valid, executed,
+        and scored at tau (a proposal made by ``generator``, counted like any other)."""
+        e = await self._assess(Proposal(generator=generator, calls=calls), task)
+        return bool(e.get("eligible")) and float(e.get("score", 0.0)) >= self.cfg.tau
+
     async def _assess(self, p: Proposal, task: Task) -> dict[str, Any]:
         e: dict[str, Any] = {"generator": p.generator, "eligible": False, "score": 0.0}
         self.proposals += 1
