@@ -258,4 +258,5 @@ service = Service()  # lazy: reads nothing until a request (or the CLI's warm-up
 demo = build_demo(service)
 
 if __name__ == "__main__":
+    livejudge.drop_reports_on_sigterm()
     demo.queue(default_concurrency_limit=4).launch(**launch_kwargs())

@@ -385,6 +385,27 @@ def test_uploads_are_deleted_once_handled_and_report_folders_are_bounded(
     livejudge.submit(good, "gold-again", "", "", records, board, "rules")  # readable: no UploadError
 
 
+def test_a_submission_keeps_no_report_folder(
+    tmp_path: Path,
+    records: list,  # type: ignore[type-arg]
+    uploads: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Space submits in a forked child, whose exit runs no handler: each submission left its report
+    folder in the temp folder (50 per run of the concurrency test). A submission offers no report to
+    download, so it keeps none; the live judge's report is kept for its download."""
+    import tempfile
+
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(reports))
+    good = _upload(uploads, "gold.jsonl", ("\n".join(gold_lines(records)) + "\n").encode())
+    msg = livejudge.submit(good, "gold", "", "", records, SqliteBoard(tmp_path / "lb.sqlite"), "rules")
+    assert msg.startswith("Submitted") and not list(reports.iterdir())
+    kept = livejudge.judge_upload(good, records, "rules").report_path
+    assert kept.is_file() and kept.parent.parent == reports
+
+
 def test_report_folders_are_deleted_when_the_process_exits(tmp_path: Path) -> None:
     import subprocess
 
@@ -397,6 +418,30 @@ def test_report_folders_are_deleted_when_the_process_exits(tmp_path: Path) -> No
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     made = Path(out.stdout.strip())
     assert made.parent == tmp_path and made.name.startswith("plugineval-report-")
+    assert not made.exists() and not list(tmp_path.glob("plugineval-report-*"))
+
+
+def test_report_folders_are_deleted_when_the_server_is_stopped_by_sigterm(tmp_path: Path) -> None:
+    """A Space (and the tests' server) is stopped by SIGTERM, where no exit handler runs: each suite
+    run left 55 report folders behind until the Space's launch set ``drop_reports_on_sigterm``. The
+    process still ends by the signal."""
+    import signal
+    import subprocess
+
+    code = (
+        f"import tempfile, time; tempfile.tempdir = {str(tmp_path)!r}\n"
+        "from plugineval_space import livejudge\n"
+        "livejudge.drop_reports_on_sigterm()\n"
+        "d = livejudge.new_report_dir(); (d / 'report.json').write_text('{}'); print(d, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    made = Path(proc.stdout.readline().strip())
+    assert made.exists()
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(30) == -signal.SIGTERM
     assert not made.exists() and not list(tmp_path.glob("plugineval-report-*"))
 
 

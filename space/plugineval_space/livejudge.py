@@ -123,6 +123,35 @@ def _drop_reports() -> None:
         shutil.rmtree(d, ignore_errors=True)
 
 
+def drop_reports_on_sigterm() -> None:
+    """Delete the kept report folders when the process is stopped by SIGTERM (how a Space or a test
+    stops its server), where no exit handler runs, then end by the signal as before. A handler someone
+    else set is called after. Call from the main thread, before the server blocks."""
+    import signal
+
+    before = signal.getsignal(signal.SIGTERM)
+
+    def on_term(signum: int, frame: Any) -> None:
+        _drop_reports()
+        if callable(before):
+            before(signum, frame)
+            return
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    signal.signal(signal.SIGTERM, on_term)
+
+
+def forget_report(report_path: Path) -> None:
+    """Delete the folder of a report no one will download (a submission's: the submit path runs in a
+    forked child, whose exit runs no handler, so each submission left its folder behind)."""
+    d = report_path.parent
+    with _REPORTS_LOCK:
+        if d in _REPORTS:
+            _REPORTS.remove(d)
+    shutil.rmtree(d, ignore_errors=True)
+
+
 def new_report_dir() -> Path:
     """A folder for one report.json; the oldest past ``REPORTS_KEPT`` are deleted, and the rest
     when the process exits."""
@@ -287,6 +316,7 @@ def submit(
             "(nothing changed)."
         )
     j = judge_upload(path, records, judge)
+    forget_report(j.report_path)  # a submission offers no report to download
     bad = self_reported_problems(upload_name(path), j.predictions.values())
     if bad:
         discard_upload(path)

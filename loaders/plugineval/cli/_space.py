@@ -103,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         f"leaderboard: {svc.board.description})",
         flush=True,
     )
+    importlib.import_module("plugineval_space.livejudge").drop_reports_on_sigterm()
     app.demo.queue(default_concurrency_limit=4).launch(
         server_name=args.host, server_port=port, show_error=True, quiet=True, **app.launch_kwargs()
     )
