@@ -432,7 +432,12 @@ def test_report_folders_are_deleted_when_the_server_is_stopped_by_sigterm(tmp_pa
         f"import tempfile, time; tempfile.tempdir = {str(tmp_path)!r}\n"
         "from plugineval_space import livejudge\n"
         "livejudge.drop_reports_on_sigterm()\n"
-        "d = livejudge.new_report_dir(); (d / 'report.json').write_text('{}'); print(d, flush=True)\n"
+        "d = livejudge.new_report_dir(); (d / 'report.json').write_text('{}')\n"
+        "import os, signal\n"
+        "pid = os.fork()\n"  # a scoring child stopped by SIGTERM leaves the server's folders alone
+        "if pid == 0:\n    os.kill(os.getpid(), signal.SIGTERM); time.sleep(60)\n"
+        "os.waitpid(pid, 0); assert d.exists()\n"
+        "print(d, flush=True)\n"
         "time.sleep(60)\n"
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}

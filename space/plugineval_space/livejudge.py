@@ -130,9 +130,11 @@ def drop_reports_on_sigterm() -> None:
     import signal
 
     before = signal.getsignal(signal.SIGTERM)
+    owner = os.getpid()  # a forked scoring child inherits the handler but owns none of the folders
 
     def on_term(signum: int, frame: Any) -> None:
-        _drop_reports()
+        if os.getpid() == owner:
+            _drop_reports()
         if callable(before):
             before(signum, frame)
             return
