@@ -406,6 +406,33 @@ def test_a_submission_keeps_no_report_folder(
     assert kept.is_file() and kept.parent.parent == reports
 
 
+def test_a_forked_scoring_child_owns_no_report_folder_and_no_held_lock(tmp_path: Path) -> None:
+    """The Space scores in forked children. A child forked while a server thread held the report lock
+    hung on it until its time ran out, and a child's copy of the kept folders let its own bound delete
+    the server's. Now a child starts with a lock and a list of its own."""
+    import subprocess
+
+    code = (
+        f"import os, signal, tempfile, threading, time; tempfile.tempdir = {str(tmp_path)!r}\n"
+        "from plugineval_space import livejudge\n"
+        "livejudge.REPORTS_KEPT = 1\n"
+        "kept = livejudge.new_report_dir()\n"
+        "held = threading.Event()\n"
+        "def hold():\n    with livejudge._REPORTS_LOCK:\n        held.set(); time.sleep(3)\n"
+        "threading.Thread(target=hold).start(); held.wait()\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    signal.alarm(2)\n"  # a child stuck on the lock dies here
+        "    mine = livejudge.new_report_dir()\n"
+        "    os._exit(0 if kept.exists() and mine.exists() else 3)\n"
+        "_, status = os.waitpid(pid, 0)\n"
+        "print(os.waitstatus_to_exitcode(status), kept.exists())\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["0", "True"], out.stdout + out.stderr
+
+
 def test_report_folders_are_deleted_when_the_process_exits(tmp_path: Path) -> None:
     import subprocess
 

@@ -38,6 +38,18 @@ REPORTS_KEPT = 32
 """Report folders kept for download (each holds one report.json, ~2 MB for the test split)."""
 _REPORTS: deque[Path] = deque()
 _REPORTS_LOCK = threading.Lock()
+
+
+def _forked() -> None:
+    """In a forked scoring child: a lock of its own (another thread of the server may have held the
+    server's at the fork, and would never release it here) and none of the server's folders, which
+    the child's own bound would otherwise delete under the server."""
+    global _REPORTS_LOCK
+    _REPORTS_LOCK = threading.Lock()
+    _REPORTS.clear()
+
+
+os.register_at_fork(after_in_child=_forked)
 md = names.markdown_text
 
 
