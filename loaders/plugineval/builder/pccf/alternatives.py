@@ -56,7 +56,7 @@ from .implied import carried, implied
 from .labels import own_words, with_its_time
 from .merge import merged, spanned, united
 from .pairs import back_start, open_start, parallel_empty
-from .stated import stated_id, stated_time
+from .stated import stated_values
 from .widen import (
     breakdown,
     ends_between,
@@ -250,8 +250,7 @@ class AlternativeFinder:
                 continue
             await self._entailed(found, i, c, query, ref, answer, results[i])
             await wording(self, found, i, c, query, ref, answer, results[i])
-            await stated_id(self, found, i, c, ref, answer, results[i])
-            await stated_time(self, found, i, c, ref, answer, results[i])
+            await stated_values(self, found, i, c, ref, answer, results[i])
             await implied(self, found, gold, i, query, ref, results[i])
             await narrowed(self, found, i, c, query, ref, results[i])
             await evening_start(self, found, i, c, query, ref, results[i])

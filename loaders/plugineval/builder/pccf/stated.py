@@ -12,7 +12,7 @@ contrast). It is accepted when
   300408, 600519.SH, CA1234), never another name;
 - the call with the identifier gives the gold's answer, and that answer found something.
 
-**The time the answer states it used** (``stated_time``): a tool that moves a time it is given to
+**The time the answer states it used** (``_moved_time``): a tool that moves a time it is given to
 the one it serves (a working-day reminder set for a holiday fires on the first working day after it:
 ``remind_at`` 2026-02-18 answers ``remind_at: 2026-02-24``) states that time in the answer's field of
 the argument's name. That time is accepted for the argument where the call with it gives the gold's
@@ -35,48 +35,40 @@ if TYPE_CHECKING:
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.\-]{1,15}$")
 
 
-async def stated_id(
+def _identifier(tool: Any, arg: str, v: str, stated: str, tops: set[str]) -> bool:
+    """``stated`` is the identifier of the entity the gold names by ``v`` (三环集团 → 300408)."""
+    sch = tool.properties.get(arg, {})
+    return (
+        sch.get("type") == "string"
+        and "enum" not in sch
+        and not _ID.match(v)  # the gold already gives the identifier
+        and v in tops  # the answer is about the entity the gold names
+        and bool(_ID.match(stated))
+    )
+
+
+def _moved_time(tool: Any, arg: str, v: str, stated: str) -> bool:
+    """``stated`` is the time the tool served in place of the gold's ``v`` (a holiday's reminder moved
+    to the next working day), in the argument's own form."""
+    ann = tool.annotations.get(arg)
+    return ann is not None and ann.time_valued and len(stated) == len(v) and stated[:2] == v[:2]
+
+
+async def stated_values(
     finder: AlternativeFinder, found: Found, i: int, c: Call, ref: str, answer: str, result: Any
 ) -> None:
+    """Each value the answer states it used for an argument, in place of the gold's (an identifier or a
+    moved time), accepted where the call with it gives the gold's answer."""
     if not isinstance(result, dict) or finds_nothing(result):
         return
     tool = finder.catalog.tool(c.name)
     tops = {v for v in result.values() if isinstance(v, str)}
     for arg, v in c.arguments.items():
-        sch = tool.properties.get(arg, {})
         stated = result.get(arg)
-        if (
-            sch.get("type") != "string"
-            or "enum" in sch
-            or not isinstance(v, str)
-            or _ID.match(v)  # the gold already gives the identifier
-            or v not in tops  # the answer is about the entity the gold names
-            or not isinstance(stated, str)
-            or stated == v
-            or not _ID.match(stated)
-        ):
+        if not isinstance(v, str) or not isinstance(stated, str) or stated == v:
             continue
-        found.tried["stated"] += 1
-        variant = Call(name=c.name, arguments={**c.arguments, arg: stated})
-        if await finder._answer(variant, ref) == answer:
-            found.add(i, "values", arg, stated)
-        else:
-            found.reject("stated", "other_answer")
-
-
-async def stated_time(
-    finder: AlternativeFinder, found: Found, i: int, c: Call, ref: str, answer: str, result: Any
-) -> None:
-    if not isinstance(result, dict) or finds_nothing(result):
-        return
-    tool = finder.catalog.tool(c.name)
-    for arg, v in c.arguments.items():
-        ann = tool.annotations.get(arg)
-        stated = result.get(arg)
-        if ann is None or not ann.time_valued or not isinstance(v, str) or not isinstance(stated, str):
+        if not (_identifier(tool, arg, v, stated, tops) or _moved_time(tool, arg, v, stated)):
             continue
-        if stated == v or len(stated) != len(v) or stated[:2] != v[:2]:
-            continue  # the same time, or no time of the argument's form
         found.tried["stated"] += 1
         variant = Call(name=c.name, arguments={**c.arguments, arg: stated})
         if await finder._answer(variant, ref) == answer:
