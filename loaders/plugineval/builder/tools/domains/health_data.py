@@ -344,7 +344,7 @@ VACCINE_SESSIONS: dict[str, tuple[str, str, str]] = {
 #: the other words people call them by (我妈, 老妈 and 母亲 are all 妈妈)
 FAMILY: dict[str, tuple[str, ...]] = {
     "妈妈": ("妈", "老妈", "母亲"), "爸爸": ("爸", "老爸", "父亲"),
-    "老婆": ("媳妇", "媳妇儿", "妻子", "爱人", "太太"), "儿子": ("儿子",), "女儿": ("闺女",),
+    "老婆": ("媳妇", "媳妇儿", "妻子", "爱人", "太太"), "儿子": (), "女儿": ("闺女",),
     "外婆": ("姥姥", "外祖母"),
 }  # fmt: skip
 
