@@ -81,6 +81,7 @@ def test_figures(rounds: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) 
     assert "ours                     n=   2  mean 3.50  >=4 50.0%  synthetic 50.0%" in out
     assert "easy, 1 said             n=   1  mean 4.50" in out
     assert "medium, 4+ said          n=   1  mean 2.50" in out
+    assert out.index("  weather_forecast         n=   2  mean 3.50") > out.index("ours by plugin")
     # test share x (reference 5.00 - its mean): 0.5 x 2.5 for the pair, 0.5 x 0.5 for the one city
     assert "1.250  weather_forecast/pair" in out
     assert "0.250  weather_forecast/now" in out

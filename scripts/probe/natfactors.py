@@ -4,13 +4,15 @@
 
 Each DIR is a folder of ``natural.py`` (items.jsonl, key.json, natural_*.jsonl); each REL a built
 release whose records the rated requests were drawn from (a request is matched to its record by its
-text; one that no release holds is counted apart). The reference's requests are read from the DIRs
+text; the figures say how many matched). The reference's requests are read from the DIRs
 at run time and never written anywhere. Prints, for our requests and for the reference:
 
 - the mean, the share whose reviewers' mean is 4 or more, and the share the majority judged synthetic;
 - by length band (characters);
 - ours by tier and by the values a request says: the arguments of its gold calls, plus one for each
-  call beyond the first (``北京和上海明天天气`` says three), with the best cell named;
+  call beyond the first (``北京和上海明天天气`` says five: a city and a date twice, and the second
+  call), with the best cell named;
+- ours by plugin, lowest first;
 - ours by scenario, weighted by the scenario's share of the first release's test split: the rating
   lost to each (share x (reference mean - scenario mean)), largest first.
 
@@ -123,7 +125,13 @@ def main(argv: list[str] | None = None) -> int:
     big = [(statistics.mean(x["mean"] for x in xs), c) for c, xs in cells.items() if len(xs) >= 20]
     if big:
         best, (tier, n) = max(big)
-        print(f"  best cell of 20 or more: {tier} saying {n} ({best:.2f})")
+        print(f"  best cell of 20 or more: {tier} saying {n}{'+' if n == 4 else ''} ({best:.2f})")
+    plugins: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r, rec in matched:
+        plugins[rec["target_plugin"]].append(r)
+    print("ours by plugin, lowest first:")
+    for p, xs in sorted(plugins.items(), key=lambda kv: (statistics.mean(x["mean"] for x in kv[1]), kv[0])):
+        print(_line(p, xs))
     if not ref:
         return 0
     target = statistics.mean(x["mean"] for x in ref)
@@ -142,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         reverse=True,
     )
     print(
-        f"rating lost per scenario (test share x ({target:.2f} - its mean)); all listed: {sum(x[0] for x in loss):.2f}"
+        f"rating lost per scenario (test share x ({target:.2f} - its mean)); all scenarios: {sum(x[0] for x in loss):.2f}"
     )
     for lost, s, n, k, mean in loss[: a.top]:
         print(f"  {lost:.3f}  {s:44} test {n:4}  rated {k:3}  mean {mean:.2f}")
