@@ -135,6 +135,10 @@ def _drop_reports() -> None:
         shutil.rmtree(d, ignore_errors=True)
 
 
+# registered once here: registered at each first folder, it piled up whenever the list emptied and refilled
+atexit.register(_drop_reports)
+
+
 def drop_reports_on_sigterm() -> None:
     """Delete the kept report folders when the process is stopped by SIGTERM (how a Space or a test
     stops its server), where no exit handler runs, then end by the signal as before. A handler someone
@@ -168,11 +172,9 @@ def forget_report(report_path: Path) -> None:
 
 def new_report_dir() -> Path:
     """A folder for one report.json; the oldest past ``REPORTS_KEPT`` are deleted, and the rest
-    when the process exits."""
+    when the process exits (``_drop_reports``)."""
     d = Path(tempfile.mkdtemp(prefix="plugineval-report-"))
     with _REPORTS_LOCK:
-        if not _REPORTS:
-            atexit.register(_drop_reports)
         _REPORTS.append(d)
         old = [_REPORTS.popleft() for _ in range(max(0, len(_REPORTS) - REPORTS_KEPT))]
     for o in old:
